@@ -1,0 +1,613 @@
+// Models of the C library, pthreads and the SV-COMP intrinsics. The user's program never reaches the host's
+// libc: every builtin here works on the interpreted memory.
+#include <cinttypes>
+#include <cmath>
+#include <cstring>
+
+#include "core/exec/ExecutorImpl.h"
+
+namespace skein::exec {
+
+using model::EventKind;
+using program::Builtin;
+using program::Instr;
+
+namespace {
+constexpr uint64_t kEBUSY = 16, kEINVAL = 22, kESRCH = 3, kEDEADLK = 35;
+}
+
+uint64_t rmwApply(program::RmwOp op, uint64_t old, uint64_t v, unsigned bits);
+
+std::string Executor::readCString(uint64_t ptr, size_t max) {
+    std::string s;
+    for (size_t i = 0; i < max; ++i) {
+        uint8_t* b;
+        if (memory_.check(ptr + i, 1, false, &b) != AccessError::None || *b == 0) break;
+        s.push_back(char(*b));
+    }
+    return s;
+}
+
+// printf with the interpreted program's arguments. Each conversion is formatted by the host's snprintf with a
+// value of the right C type; %n is refused (it would write memory).
+std::string Executor::formatPrintf(ThreadId t, uint64_t fmtPtr, const uint64_t* args, uint32_t nargs) {
+    std::string fmt = readCString(fmtPtr), out;
+    uint32_t next = 0;
+    auto arg = [&]() -> uint64_t { return next < nargs ? args[next++] : 0; };
+    for (size_t i = 0; i < fmt.size(); ++i) {
+        if (fmt[i] != '%') {
+            out.push_back(fmt[i]);
+            continue;
+        }
+        size_t j = i + 1;
+        std::string spec = "%";
+        while (j < fmt.size() && std::strchr("-+ #0123456789.*", fmt[j])) {
+            if (fmt[j] == '*') spec += std::to_string(int(arg()));
+            else spec.push_back(fmt[j]);
+            ++j;
+        }
+        std::string len;
+        while (j < fmt.size() && std::strchr("hlLqjzt", fmt[j])) len.push_back(fmt[j++]);
+        if (j >= fmt.size()) break;
+        char conv = fmt[j];
+        char buf[512];
+        buf[0] = 0;
+        switch (conv) {
+        case '%': std::snprintf(buf, sizeof buf, "%%"); break;
+        case 'd':
+        case 'i': {
+            int64_t v = len.empty() ? int64_t(int32_t(arg())) : len == "h" ? int64_t(int16_t(arg())) : len == "hh" ? int64_t(int8_t(arg())) : int64_t(arg());
+            std::snprintf(buf, sizeof buf, (spec + PRId64).c_str(), v);
+            break;
+        }
+        case 'u':
+        case 'x':
+        case 'X':
+        case 'o': {
+            uint64_t v = len.empty() ? uint64_t(uint32_t(arg())) : len == "h" ? uint64_t(uint16_t(arg())) : len == "hh" ? uint64_t(uint8_t(arg())) : arg();
+            const char* f = conv == 'u' ? PRIu64 : conv == 'x' ? PRIx64 : conv == 'X' ? PRIX64 : PRIo64;
+            std::snprintf(buf, sizeof buf, (spec + f).c_str(), v);
+            break;
+        }
+        case 'c': std::snprintf(buf, sizeof buf, (spec + "c").c_str(), int(arg())); break;
+        case 'p': std::snprintf(buf, sizeof buf, "0x%" PRIx64, arg()); break;
+        case 's': {
+            std::string s = readCString(arg());
+            std::snprintf(buf, sizeof buf, (spec + "s").c_str(), s.c_str());
+            break;
+        }
+        case 'f':
+        case 'F':
+        case 'e':
+        case 'E':
+        case 'g':
+        case 'G':
+        case 'a':
+        case 'A': {
+            double d = std::bit_cast<double>(arg());
+            std::snprintf(buf, sizeof buf, (spec + conv).c_str(), d);
+            break;
+        }
+        default: std::snprintf(buf, sizeof buf, "%%%c", conv); break; // %n and unknown: printed, not performed
+        }
+        out += buf;
+        i = j;
+    }
+    return out;
+}
+
+// The invisible builtins run here and return true; visible ones become the thread's pending event (false).
+bool Executor::callBuiltin(ThreadId t, const Instr& in) {
+    Thread& th = *threads_[t];
+    Frame& fr = th.frames.back();
+    const program::Function& fn = program_.functions[fr.func];
+    uint64_t* R = th.regs.data() + fr.regBase;
+    auto A = [&](uint32_t k) -> uint64_t { return k < in.c ? R[fn.regPool[in.b + k]] : 0; };
+    auto ret = [&](uint64_t v) {
+        if (in.dst != program::kNoReg) R[in.dst] = in.bits ? maskBits(v, in.bits) : v;
+    };
+    auto done = [&](uint64_t v) {
+        ret(v);
+        fr.pc++;
+        return true;
+    };
+    auto pending = [&](Event ev, uint32_t choices = 1) {
+        setPending(t, ev, choices);
+        return false;
+    };
+    // Is any byte of [p, p+n) in a shared object? (Then the access is a visible event.)
+    auto sharedRange = [&](uint64_t p) {
+        const Object* o = memory_.object(program::pointerObject(p));
+        return o && o->shared;
+    };
+    auto b = Builtin(in.aux);
+    switch (b) {
+    case Builtin::Malloc:
+    case Builtin::Calloc: {
+        uint64_t n = b == Builtin::Malloc ? A(0) : A(0) * A(1);
+        if (n > (1u << 28)) return done(0); // allocation failure, as a real malloc may
+        return done(memory_.allocate(t, uint32_t(n), ObjectKind::Heap, true, currentLoc(t)));
+    }
+    case Builtin::Realloc:
+    case Builtin::Free: {
+        uint64_t p = A(0);
+        if (p == 0) {
+            if (b == Builtin::Free) return done(0);
+            return done(memory_.allocate(t, uint32_t(A(1)), ObjectKind::Heap, true, currentLoc(t)));
+        }
+        Object* o = memory_.object(program::pointerObject(p));
+        if (!o || o->kind != ObjectKind::Heap || program::pointerOffset(p) != 0) {
+            fail(t, report::ErrorKind::Memory,
+                 "free of a pointer that was not returned by malloc" +
+                     (memory_.describe(p).empty() ? std::string() : " (`" + memory_.describe(p) + "`)"));
+            return false;
+        }
+        Event ev;
+        ev.kind = EventKind::Free;
+        ev.addr = p;
+        ev.size = o->size ? o->size : 1;
+        return pending(ev);
+    }
+    case Builtin::Memcpy:
+    case Builtin::Memmove:
+    case Builtin::Memset:
+    case Builtin::Strcpy:
+    case Builtin::Strncpy:
+    case Builtin::Strcat:
+    case Builtin::Strlen:
+    case Builtin::Strcmp:
+    case Builtin::Strncmp:
+    case Builtin::Memcmp: {
+        bool visible = sharedRange(A(0)) ||
+                       ((b != Builtin::Memset && b != Builtin::Strlen) && sharedRange(A(1)));
+        if (!visible) {
+            Event scratch;
+            performBuiltin(t, in, 0, scratch);
+            return status_ == ExecStatus::Running;
+        }
+        // The event's ranges are computed now; the work is redone, with checks, when it runs.
+        Event ev;
+        uint64_t dst = A(0), src = A(1);
+        uint64_t n = 0;
+        switch (b) {
+        case Builtin::Memcpy:
+        case Builtin::Memmove: n = A(2); ev.kind = EventKind::Copy; ev.addr = dst; ev.size = uint32_t(n); ev.addr2 = src; ev.size2 = uint32_t(n); break;
+        case Builtin::Memset: n = A(2); ev.kind = EventKind::Write; ev.addr = dst; ev.size = uint32_t(n); ev.value = A(1) & 0xFF; break;
+        case Builtin::Strcpy:
+        case Builtin::Strncpy:
+        case Builtin::Strcat: {
+            uint64_t len = readCString(src).size() + 1;
+            if (b == Builtin::Strncpy) len = A(2);
+            uint64_t off = b == Builtin::Strcat ? readCString(dst).size() : 0;
+            ev.kind = EventKind::Copy; ev.addr = dst + off; ev.size = uint32_t(len); ev.addr2 = src; ev.size2 = uint32_t(std::min(len, readCString(src).size() + 1));
+            break;
+        }
+        case Builtin::Strlen: ev.kind = EventKind::Read; ev.addr = dst; ev.size = uint32_t(readCString(dst).size() + 1); break;
+        default: {
+            uint64_t l1 = b == Builtin::Memcmp ? A(2) : readCString(dst).size() + 1;
+            uint64_t l2 = b == Builtin::Memcmp ? A(2) : readCString(src).size() + 1;
+            if (b == Builtin::Strncmp) { l1 = std::min(l1, A(2)); l2 = std::min(l2, A(2)); }
+            ev.kind = EventKind::Read; ev.addr = dst; ev.size = uint32_t(l1); ev.addr2 = src; ev.size2 = uint32_t(l2);
+            break;
+        }
+        }
+        if (ev.size == 0 && ev.size2 == 0) {
+            Event scratch;
+            performBuiltin(t, in, 0, scratch);
+            return status_ == ExecStatus::Running;
+        }
+        return pending(ev);
+    }
+    case Builtin::Printf:
+    case Builtin::Fprintf: {
+        uint32_t first = b == Builtin::Printf ? 0 : 1;
+        uint64_t args[32];
+        uint32_t n = 0;
+        for (uint32_t k = first + 1; k < in.c && n < 32; ++k) args[n++] = A(k);
+        std::string s = formatPrintf(t, A(first), args, n);
+        output_.push_back({t, s});
+        return done(s.size());
+    }
+    case Builtin::Puts: {
+        std::string s = readCString(A(0)) + "\n";
+        output_.push_back({t, s});
+        return done(s.size());
+    }
+    case Builtin::Putchar: output_.push_back({t, std::string(1, char(A(0)))}); return done(A(0) & 0xFF);
+    case Builtin::NoOp: return done(0);
+    case Builtin::AssertFail: {
+        std::string expr = readCString(A(0));
+        fail(t, report::ErrorKind::Assertion, "assertion `" + expr + "` failed");
+        return false;
+    }
+    case Builtin::ReachError: {
+        fail(t, report::ErrorKind::Assertion, std::string(program_.functions[fr.func].name == "" ? "" : "") + "reach_error() is reachable");
+        return false;
+    }
+    case Builtin::VerifierAssert:
+        if (A(0) & 1) return done(0);
+        fail(t, report::ErrorKind::Assertion, "__VERIFIER_assert fails");
+        return false;
+    case Builtin::Assume:
+        if (A(0) & 1) return done(0);
+        cut(t);
+        return false;
+    case Builtin::Abort: cut(t); return false;
+    case Builtin::Exit: {
+        Event ev;
+        ev.kind = EventKind::ProgramExit;
+        ev.value = A(0);
+        return pending(ev);
+    }
+    case Builtin::AtomicBegin: th.atomicDepth++; return done(0);
+    case Builtin::AtomicEnd:
+        if (th.atomicDepth > 0 && --th.atomicDepth == 0 && exclusive_ == t) exclusive_ = model::kNoThread;
+        return done(0);
+    case Builtin::Nondet:
+    case Builtin::Rand: {
+        Event ev;
+        ev.kind = EventKind::Nondet;
+        bool isBool = in.imm & 2;
+        ev.value2 = isBool ? 2 : opts_.nondetDomain.size();
+        if (b == Builtin::Rand) ev.value2 = opts_.nondetDomain.size();
+        return pending(ev, uint32_t(ev.value2));
+    }
+    case Builtin::ThreadCreate: {
+        uint64_t fptr = A(2);
+        uint32_t f = program::pointerOffset(fptr) == 0 ? program_.functionOfObject(program::pointerObject(fptr)) : ~0u;
+        if (f == ~0u || !program_.functions[f].defined) {
+            fail(t, report::ErrorKind::PthreadMisuse, "pthread_create with an invalid start routine");
+            return false;
+        }
+        if (threads_.size() >= opts_.maxThreads) {
+            bound(t, "thread bound: more than " + std::to_string(opts_.maxThreads) + " threads (--max-threads)");
+            return false;
+        }
+        Event ev;
+        ev.kind = EventKind::ThreadCreate;
+        ev.value = threads_.size(); // the id the child will get (creation is serialised by the explorer)
+        return pending(ev);
+    }
+    case Builtin::ThreadJoin: {
+        uint64_t target = A(0) - 1; // pthread_t holds thread id + 1
+        if (target >= threads_.size() || threads_[target]->joined || threads_[target]->detached || target == t) {
+            std::string why = target == t ? "a thread joins itself"
+                              : target >= threads_.size() ? "pthread_join of an invalid thread"
+                              : threads_[target]->detached ? "pthread_join of a detached thread"
+                                                            : "pthread_join of a thread already joined";
+            fail(t, target == t ? report::ErrorKind::Deadlock : report::ErrorKind::PthreadMisuse, why);
+            return false;
+        }
+        Event ev;
+        ev.kind = EventKind::ThreadJoin;
+        ev.value = target;
+        ev.addr = target;
+        return pending(ev);
+    }
+    case Builtin::ThreadExit: finishThread(t, A(0)); return false;
+    case Builtin::ThreadSelf: return done(t + 1);
+    case Builtin::ThreadEqual: return done(A(0) == A(1));
+    case Builtin::ThreadDetach: {
+        uint64_t target = A(0) - 1;
+        if (target >= threads_.size()) return done(kESRCH);
+        threads_[target]->detached = true;
+        return done(0);
+    }
+    case Builtin::MutexInit:
+    case Builtin::MutexDestroy: {
+        uint8_t* bytes;
+        AccessError e = memory_.check(A(0), 1, true, &bytes);
+        if (e != AccessError::None) {
+            failAccess(t, e, A(0), 1);
+            return false;
+        }
+        auto it = mutexes_.find(A(0));
+        if (b == Builtin::MutexDestroy && it != mutexes_.end() && it->second.owner != model::kNoThread) {
+            fail(t, report::ErrorKind::PthreadMisuse, "pthread_mutex_destroy of a locked mutex `" + memory_.describe(A(0)) + "`");
+            return false;
+        }
+        if (it != mutexes_.end()) mutexes_.erase(it);
+        return done(0);
+    }
+    case Builtin::MutexLock:
+    case Builtin::MutexTrylock:
+    case Builtin::MutexUnlock: {
+        uint8_t* bytes;
+        AccessError e = memory_.check(A(0), 1, false, &bytes);
+        if (e != AccessError::None) {
+            failAccess(t, e, A(0), 1);
+            return false;
+        }
+        Event ev;
+        ev.kind = b == Builtin::MutexLock ? EventKind::Lock : b == Builtin::MutexTrylock ? EventKind::TryLock : EventKind::Unlock;
+        ev.addr = A(0);
+        return pending(ev);
+    }
+    case Builtin::CondInit:
+    case Builtin::CondDestroy: return done(0);
+    case Builtin::CondWait: {
+        Event ev;
+        ev.kind = EventKind::CondWait;
+        ev.addr = A(0);
+        ev.addr2 = A(1);
+        return pending(ev);
+    }
+    case Builtin::CondSignal:
+    case Builtin::CondBroadcast: {
+        Event ev;
+        ev.kind = b == Builtin::CondSignal ? EventKind::CondSignal : EventKind::CondBroadcast;
+        ev.addr = A(0);
+        return pending(ev);
+    }
+    case Builtin::ThreadLocalAddress: {
+        uint32_t g = uint32_t(in.imm);
+        for (auto& [gi, p] : th.tls)
+            if (gi == g) return done(p);
+        const program::Global& gl = program_.globals[g];
+        uint64_t p = memory_.allocate(t, uint32_t(gl.size), ObjectKind::ThreadLocal, false, g);
+        std::memcpy(memory_.raw(*memory_.object(program::pointerObject(p))), gl.init.data(), gl.size);
+        th.tls.push_back({g, p});
+        return done(p);
+    }
+    case Builtin::StackSave: return done(0);
+    case Builtin::SMax: return done(signExtend(A(0), in.bits) >= signExtend(A(1), in.bits) ? A(0) : A(1));
+    case Builtin::SMin: return done(signExtend(A(0), in.bits) <= signExtend(A(1), in.bits) ? A(0) : A(1));
+    case Builtin::UMax: return done(std::max(A(0), A(1)));
+    case Builtin::UMin: return done(std::min(A(0), A(1)));
+    case Builtin::Abs: {
+        int64_t v = signExtend(A(0), in.bits);
+        return done(uint64_t(v < 0 ? -v : v));
+    }
+    case Builtin::Ctpop: return done(uint64_t(std::popcount(A(0))));
+    case Builtin::Bswap: {
+        uint64_t v = __builtin_bswap64(A(0)) >> (64 - in.bits);
+        return done(v);
+    }
+    case Builtin::FAbs:
+    case Builtin::Sqrt:
+    case Builtin::Floor:
+    case Builtin::Ceil: {
+        bool f32 = in.bits == 32;
+        double d = f32 ? double(std::bit_cast<float>(uint32_t(A(0)))) : std::bit_cast<double>(A(0));
+        double r = b == Builtin::FAbs ? std::fabs(d) : b == Builtin::Sqrt ? std::sqrt(d) : b == Builtin::Floor ? std::floor(d) : std::ceil(d);
+        return done(f32 ? uint64_t(std::bit_cast<uint32_t>(float(r))) : std::bit_cast<uint64_t>(r));
+    }
+    case Builtin::AddOverflow: {
+        unsigned bits = in.bits;
+        uint64_t a = A(0), c = A(1), r = 0;
+        bool ovf = false;
+        int64_t sa = signExtend(a, bits), sc = signExtend(c, bits);
+        __int128 wide = 0;
+        switch (in.imm) {
+        case 0: wide = (__int128)sa + sc; ovf = wide != signExtend(uint64_t(wide), bits); r = uint64_t(wide); break;
+        case 1: wide = (__int128)a + c; ovf = uint64_t(wide) != maskBits(uint64_t(wide), bits) || (wide >> 64) != 0; r = uint64_t(wide); break;
+        case 2: wide = (__int128)sa - sc; ovf = wide != signExtend(uint64_t(wide), bits); r = uint64_t(wide); break;
+        case 3: ovf = a < c; r = a - c; break;
+        case 4: wide = (__int128)sa * sc; ovf = wide != signExtend(uint64_t(wide), bits); r = uint64_t(wide); break;
+        default: {
+            unsigned __int128 uw = (unsigned __int128)a * c;
+            ovf = (uw >> bits) != 0;
+            r = uint64_t(uw);
+            break;
+        }
+        }
+        R[in.dst] = maskBits(r, bits);
+        R[in.dst + 1] = ovf;
+        fr.pc++;
+        return true;
+    }
+    }
+    unsupported(t, std::string("builtin ") + program::builtinName(b));
+    return false;
+}
+
+// The visible part of a builtin, performed when the explorer schedules it (or at once for private memory).
+void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Event& ev) {
+    Thread& th = *threads_[t];
+    Frame& fr = th.frames.back();
+    const program::Function& fn = program_.functions[fr.func];
+    uint64_t* R = th.regs.data() + fr.regBase;
+    auto A = [&](uint32_t k) -> uint64_t { return k < in.c ? R[fn.regPool[in.b + k]] : 0; };
+    auto finish = [&](uint64_t v) {
+        if (in.dst != program::kNoReg) R[in.dst] = in.bits ? maskBits(v, in.bits) : v;
+        fr.pc++;
+    };
+    auto range = [&](uint64_t p, uint64_t n, bool write) -> uint8_t* {
+        uint8_t* bytes = nullptr;
+        if (n == 0) return nullptr;
+        AccessError e = memory_.check(p, n, write, &bytes);
+        if (e != AccessError::None) {
+            failAccess(t, e, p, n);
+            return nullptr;
+        }
+        return bytes;
+    };
+    auto b = Builtin(in.aux);
+    switch (b) {
+    case Builtin::Realloc:
+    case Builtin::Free: {
+        uint64_t p = A(0);
+        Object* o = memory_.object(program::pointerObject(p));
+        if (!o->alive) {
+            fail(t, report::ErrorKind::Memory, "double free of `" + memory_.describe(p) + "`");
+            return;
+        }
+        if (b == Builtin::Free) {
+            o->alive = false;
+            return finish(0);
+        }
+        uint64_t n = A(1);
+        uint32_t oldSize = o->size;
+        uint64_t np = memory_.allocate(t, uint32_t(n), ObjectKind::Heap, true, currentLoc(t));
+        Object* oldObj = memory_.object(program::pointerObject(p)); // allocate may move the arena, not objects' ids
+        std::memcpy(memory_.raw(*memory_.object(program::pointerObject(np))), memory_.raw(*oldObj), std::min<uint64_t>(n, oldSize));
+        oldObj->alive = false;
+        return finish(np);
+    }
+    case Builtin::Memcpy:
+    case Builtin::Memmove: {
+        uint64_t n = A(2);
+        if (n == 0) return finish(A(0));
+        uint8_t* s = range(A(1), n, false);
+        if (!s) return;
+        std::vector<uint8_t> tmp(s, s + n);
+        uint8_t* d = range(A(0), n, true);
+        if (!d) return;
+        if (b == Builtin::Memcpy && A(0) < A(1) + n && A(1) < A(0) + n) {
+            fail(t, report::ErrorKind::Memory, "memcpy with overlapping source and destination");
+            return;
+        }
+        std::memcpy(d, tmp.data(), n);
+        return finish(A(0));
+    }
+    case Builtin::Memset: {
+        uint64_t n = A(2);
+        if (n == 0) return finish(A(0));
+        uint8_t* d = range(A(0), n, true);
+        if (!d) return;
+        std::memset(d, int(A(1) & 0xFF), n);
+        return finish(A(0));
+    }
+    case Builtin::Strcpy:
+    case Builtin::Strncpy:
+    case Builtin::Strcat: {
+        std::string s = readCString(A(1));
+        uint64_t off = b == Builtin::Strcat ? readCString(A(0)).size() : 0;
+        std::vector<uint8_t> bytes(s.begin(), s.end());
+        bytes.push_back(0);
+        if (b == Builtin::Strncpy) bytes.resize(A(2), 0);
+        if (!range(A(1), std::min<uint64_t>(s.size() + 1, bytes.size()), false) && !bytes.empty()) return;
+        uint8_t* d = range(A(0) + off, bytes.size(), true);
+        if (!d && !bytes.empty()) return;
+        if (!bytes.empty()) std::memcpy(d, bytes.data(), bytes.size());
+        return finish(A(0));
+    }
+    case Builtin::Strlen: {
+        std::string s = readCString(A(0));
+        if (!range(A(0), s.size() + 1, false)) return;
+        return finish(s.size());
+    }
+    case Builtin::Strcmp:
+    case Builtin::Strncmp:
+    case Builtin::Memcmp: {
+        if (b == Builtin::Memcmp) {
+            uint64_t n = A(2);
+            if (n == 0) return finish(0);
+            uint8_t* x = range(A(0), n, false);
+            if (!x) return;
+            std::vector<uint8_t> xs(x, x + n);
+            uint8_t* y = range(A(1), n, false);
+            if (!y) return;
+            return finish(uint64_t(int64_t(std::memcmp(xs.data(), y, n))));
+        }
+        std::string x = readCString(A(0)), y = readCString(A(1));
+        if (!range(A(0), x.size() + 1, false) || !range(A(1), y.size() + 1, false)) return;
+        int r = b == Builtin::Strcmp ? std::strcmp(x.c_str(), y.c_str()) : std::strncmp(x.c_str(), y.c_str(), A(2));
+        return finish(uint64_t(int64_t(r < 0 ? -1 : r > 0 ? 1 : 0)));
+    }
+    case Builtin::Exit: status_ = ExecStatus::Finished; return;
+    case Builtin::Nondet:
+    case Builtin::Rand: {
+        bool isBool = in.imm & 2, isSigned = in.imm & 1;
+        int64_t v = isBool ? int64_t(choice) : opts_.nondetDomain[choice];
+        if (b == Builtin::Rand && v < 0) v = -v;
+        // The domain is a sample of the type's values unless it is a bool: the verdict is then bounded.
+        if (!isBool) sampledNondet_ = true;
+        (void)isSigned;
+        ev.value = maskBits(uint64_t(v), in.bits ? in.bits : 32);
+        return finish(ev.value);
+    }
+    case Builtin::ThreadCreate: {
+        uint8_t* bytes = range(A(0), 8, true);
+        if (!bytes) return;
+        uint32_t f = program_.functionOfObject(program::pointerObject(A(2)));
+        ThreadId child = createThread(f, A(3));
+        // `th`/`fr` stay valid: threads are heap-allocated and the parent's frames did not change.
+        uint64_t handle = child + 1;
+        bytes = range(A(0), 8, true); // the arena may have grown while the child ran
+        std::memcpy(bytes, &handle, 8);
+        ev.value = child;
+        return finish(0);
+    }
+    case Builtin::ThreadJoin: {
+        ThreadId target = ThreadId(ev.value);
+        threads_[target]->joined = true;
+        if (A(1)) {
+            uint8_t* bytes = range(A(1), 8, true);
+            if (!bytes) return;
+            std::memcpy(bytes, &threads_[target]->retval, 8);
+        }
+        return finish(0);
+    }
+    case Builtin::MutexLock:
+        mutexes_[A(0)].owner = t;
+        return finish(0);
+    case Builtin::MutexTrylock: {
+        MutexState& m = mutexes_[A(0)];
+        if (m.owner == model::kNoThread) {
+            m.owner = t;
+            ev.value = 1;
+            return finish(0);
+        }
+        ev.value = 0;
+        return finish(m.owner == t ? kEDEADLK : kEBUSY);
+    }
+    case Builtin::MutexUnlock: {
+        auto it = mutexes_.find(A(0));
+        if (it == mutexes_.end() || it->second.owner != t) {
+            std::string who = it == mutexes_.end() || it->second.owner == model::kNoThread
+                                  ? "it is not locked" : "it is held by thread " + std::to_string(it->second.owner);
+            fail(t, report::ErrorKind::PthreadMisuse, "unlock of mutex `" + memory_.describe(A(0)) + "` that this thread does not hold (" + who + ")");
+            return;
+        }
+        it->second.owner = model::kNoThread;
+        return finish(0);
+    }
+    case Builtin::CondWait: {
+        if (th.phase == 0) {
+            auto it = mutexes_.find(A(1));
+            if (it == mutexes_.end() || it->second.owner != t) {
+                fail(t, report::ErrorKind::PthreadMisuse, "pthread_cond_wait with mutex `" + memory_.describe(A(1)) + "` not held");
+                return;
+            }
+            it->second.owner = model::kNoThread;
+            condWaiters_[A(0)].push_back(t);
+            th.state = ThreadState::BlockedCond;
+            th.phase = 1;
+            views_[t].waitObject = A(0);
+            Event re;
+            re.kind = EventKind::Lock;
+            re.addr = A(1);
+            setPending(t, re);
+            return;
+        }
+        // Woken (state Ready again) and scheduled: re-acquire the mutex.
+        th.phase = 0;
+        mutexes_[A(1)].owner = t;
+        return finish(0);
+    }
+    case Builtin::CondSignal:
+    case Builtin::CondBroadcast: {
+        auto it = condWaiters_.find(A(0));
+        ev.value = 0;
+        if (it != condWaiters_.end() && !it->second.empty()) {
+            auto wake = [&](ThreadId w) { threads_[w]->state = ThreadState::Ready; };
+            if (b == Builtin::CondSignal) {
+                uint32_t k = std::min<uint32_t>(choice, uint32_t(it->second.size() - 1));
+                ThreadId w = it->second[k];
+                wake(w);
+                ev.value = w + 1;
+                it->second.erase(it->second.begin() + k);
+            } else {
+                for (ThreadId w : it->second) wake(w);
+                ev.value = it->second.size();
+                it->second.clear();
+            }
+        }
+        return finish(0);
+    }
+    default: unsupported(t, std::string("visible builtin ") + program::builtinName(b)); return;
+    }
+}
+
+} // namespace skein::exec

@@ -1,0 +1,150 @@
+#pragma once
+// The deterministic executor of one execution (DESIGN.md "Executor"). It knows nothing of the algorithm that
+// drives it: an explorer sees, per thread, the next visible event (its label, whether it is enabled, how many
+// outcomes it has), and asks the executor to perform one. Everything between two visible events runs inside
+// step() without a scheduling point. Same decisions ⇒ same execution, bit for bit.
+//
+// Thread-safety: an Executor is used by one thread at a time; several executors may share a Program.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/exec/Memory.h"
+#include "core/model/Event.h"
+#include "core/program/Program.h"
+#include "core/report/Result.h"
+
+namespace skein::exec {
+
+using model::Event;
+using model::ThreadId;
+
+struct ExecOptions {
+    uint32_t unroll = 0;                     // loop iterations per loop entry; 0 = unbounded
+    uint64_t maxStepsPerThread = 5'000'000;  // interpreted instructions per thread per execution
+    uint32_t maxThreads = 64;
+    uint32_t maxCallDepth = 2000;            // beyond it: stack exhaustion error
+    std::vector<int64_t> nondetDomain = {0, 1}; // values __VERIFIER_nondet_* may return (bool: always {0,1})
+};
+
+enum class ThreadState : uint8_t {
+    Ready,         // its pending event can run
+    BlockedLock,   // waits for a mutex (`waitObject`)
+    BlockedJoin,   // waits for thread `waitObject` to finish
+    BlockedCond,   // waits on a condition variable to be signalled
+    Finished,
+};
+
+struct ThreadView {
+    ThreadState state = ThreadState::Ready;
+    Event pending;           // the next visible event's label (valid unless Finished)
+    uint32_t choices = 1;    // outcomes of the pending event (nondet values, which waiter to wake)
+    uint64_t waitObject = 0; // BlockedLock: mutex address; BlockedJoin: thread id; BlockedCond: cond address
+};
+
+// How an execution ended (or that it has not).
+enum class ExecStatus : uint8_t {
+    Running,
+    Finished,      // main returned / exit() / all threads finished
+    Error,         // an error stopped the execution (assertion, UB): see error()
+    Cut,           // abort() or a failed assume: not an error, the execution is dropped
+    Bounded,       // a bound was hit: see boundReason()
+    Unsupported,   // the program reached a construct Skein does not model
+};
+
+struct ExecError {
+    report::ErrorKind kind = report::ErrorKind::Assertion;
+    std::string message;
+    ThreadId thread = 0;
+    uint32_t loc = 0;
+};
+
+class Executor {
+public:
+    Executor(const program::Program& p, ExecOptions opts);
+    ~Executor();
+    Executor(const Executor&) = delete;
+    Executor& operator=(const Executor&) = delete;
+
+    // Back to the initial state: main at its first visible event.
+    void reset();
+
+    ExecStatus status() const { return status_; }
+    size_t numThreads() const { return threads_.size(); }
+    const ThreadView& thread(ThreadId t) const;
+    bool enabled(ThreadId t) const;
+    // The thread in an SV-COMP atomic section that has started executing it, or kNoThread: while there is one,
+    // only it may run.
+    ThreadId exclusiveThread() const { return exclusive_; }
+
+    // Performs thread t's pending event (which must be enabled) with outcome `choice` < choices, then runs t
+    // to its next visible event. Returns the executed event.
+    const Event& step(ThreadId t, uint32_t choice = 0);
+
+    const std::vector<Event>& trace() const { return trace_; }
+    const std::optional<ExecError>& error() const { return error_; }
+    const std::string& boundReason() const { return boundReason_; }
+    // True when a nondet value was drawn from a domain smaller than its type's.
+    bool sampledNondet() const { return sampledNondet_; }
+    uint64_t instructions() const { return instructions_; }
+    const std::vector<report::Output>& output() const { return output_; }
+
+    // What each blocked thread waits for, for deadlock reports.
+    std::string describeBlocked(ThreadId t) const;
+    std::string describeAddress(uint64_t addr) const { return memory_.describe(addr); }
+    // Hash of shared memory + each thread's state (finished, return value): final-state comparison.
+    uint64_t finalStateHash() const;
+    const program::Program& program() const { return program_; }
+
+private:
+    struct Frame;
+    struct Thread;
+    struct MutexState {
+        ThreadId owner = model::kNoThread;
+    };
+
+    const program::Program& program_;
+    ExecOptions opts_;
+    Memory memory_;
+    std::vector<std::unique_ptr<Thread>> threads_;
+    std::vector<ThreadView> views_;
+    std::unordered_map<uint64_t, MutexState> mutexes_;
+    std::unordered_map<uint64_t, std::vector<ThreadId>> condWaiters_;
+    std::vector<Event> trace_;
+    ExecStatus status_ = ExecStatus::Running;
+    std::optional<ExecError> error_;
+    std::string boundReason_;
+    ThreadId exclusive_ = model::kNoThread;
+    bool sampledNondet_ = false;
+    uint64_t instructions_ = 0;
+    std::vector<report::Output> output_;
+
+    // Interpreter (Interpret.cpp): runs t until its next visible operation, which it leaves pending.
+    void run(ThreadId t);
+    bool pushFrame(ThreadId t, uint32_t func, const uint64_t* args, uint32_t nargs, program::Reg retDst,
+                   uint16_t retSlots, bool atomic);
+    void popFrame(ThreadId t, const uint64_t* ret, uint32_t slots);
+    // Builtins (Builtins.cpp): returns false when the call is a visible operation left pending.
+    bool callBuiltin(ThreadId t, const program::Instr& in);
+    void performBuiltin(ThreadId t, const program::Instr& in, uint32_t choice, Event& ev);
+    void performMemory(ThreadId t, const program::Instr& in, Event& ev);
+
+    ThreadId createThread(uint32_t func, uint64_t arg);
+    void finishThread(ThreadId t, uint64_t retval);
+    void fail(ThreadId t, report::ErrorKind kind, std::string message);
+    void failAccess(ThreadId t, AccessError e, uint64_t ptr, uint64_t size);
+    void cut(ThreadId t);
+    void bound(ThreadId t, std::string why);
+    void unsupported(ThreadId t, std::string what);
+    void setPending(ThreadId t, const Event& ev, uint32_t choices = 1);
+    uint32_t currentLoc(ThreadId t) const;
+    std::string readCString(uint64_t ptr, size_t max = 4096);
+    std::string formatPrintf(ThreadId t, uint64_t fmt, const uint64_t* args, uint32_t nargs);
+    void refreshView(ThreadId t);
+    void wakeJoiners(ThreadId finished);
+};
+
+} // namespace skein::exec

@@ -1,0 +1,44 @@
+#pragma once
+// Internal state of the executor, shared by Executor.cpp, Interpret.cpp and Builtins.cpp.
+#include "core/exec/Executor.h"
+
+namespace skein::exec {
+
+struct Executor::Frame {
+    uint32_t func = 0;
+    uint32_t pc = 0;
+    uint32_t regBase = 0;
+    program::Reg retDst = program::kNoReg;
+    uint16_t retSlots = 0;
+    bool atomic = false;          // an SV-COMP atomic function's frame
+    uint32_t loopBase = 0;        // index of this frame's first loop counter in Thread::loopCounters
+    uint32_t stackObjectBase = 0; // index of this frame's first object in Thread::stackObjects
+};
+
+struct Executor::Thread {
+    std::vector<Frame> frames;
+    std::vector<uint64_t> regs;
+    std::vector<uint32_t> loopCounters;
+    std::vector<uint32_t> stackObjects;
+    std::vector<std::pair<uint32_t, uint64_t>> tls; // thread-local global index → this thread's copy
+    ThreadState state = ThreadState::Ready;
+    uint32_t events = 0;
+    uint64_t steps = 0;
+    uint64_t retval = 0;
+    uint32_t atomicDepth = 0;
+    uint8_t phase = 0; // second event of one instruction (cond_wait: the mutex re-acquire)
+    bool finished = false;
+    bool joined = false;
+    bool detached = false;
+    bool hasPending = false;
+};
+
+inline uint64_t maskBits(uint64_t v, unsigned bits) { return bits >= 64 ? v : (v & ((uint64_t(1) << bits) - 1)); }
+inline int64_t signExtend(uint64_t v, unsigned bits) {
+    if (bits >= 64) return int64_t(v);
+    uint64_t m = uint64_t(1) << (bits - 1);
+    v = maskBits(v, bits);
+    return int64_t((v ^ m) - m);
+}
+
+} // namespace skein::exec

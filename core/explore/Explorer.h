@@ -1,0 +1,85 @@
+#pragma once
+// What every explorer shares: options, the streaming observer, the registry by name, and the ErrorCollector
+// that turns a failing execution into a deduplicated counterexample. Explorers see the executor only through
+// core/exec/Executor.h and never include LLVM (CMake: skein_explore links no LLVM).
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/exec/Executor.h"
+#include "core/report/Result.h"
+
+namespace skein::explore {
+
+struct ExploreOptions {
+    exec::ExecOptions exec;
+    uint64_t maxExecutions = 0; // 0 = no limit; hitting it makes the verdict bounded
+    double timeLimitSeconds = 0; // 0 = no limit
+    bool stopOnFirstError = false;
+    uint32_t maxErrors = 32;     // distinct errors reported; exploration stops when reached
+    bool detectRaces = true;
+    // Polled between executions and every few thousand steps: true = stop now (the result is bounded).
+    std::function<bool()> cancelled;
+};
+
+// Receives results as they are found (the language server streams them). Called on the exploring thread.
+class Observer {
+public:
+    virtual ~Observer() = default;
+    virtual void onError(const report::ErrorReport&) {}
+    virtual void onProgress(const report::Stats&) {}
+};
+
+using ExploreFunction = report::CheckResult (*)(const program::Program&, const ExploreOptions&, Observer*);
+
+struct ExplorerInfo {
+    std::string name;
+    std::string description;
+    ExploreFunction run;
+};
+// The registry of explorers (ARCHITECTURE.md: "How to add an explorer").
+const std::vector<ExplorerInfo>& explorers();
+const ExplorerInfo* findExplorer(const std::string& name);
+
+// Deduplicates errors by (kind, location[, other location]) and builds each one's counterexample once.
+class ErrorCollector {
+public:
+    ErrorCollector(const ExploreOptions& opts, Observer* obs) : opts_(opts), observer_(obs) {}
+    // Records an error of the execution the executor just ran (`schedule` replays it). Returns true when the
+    // exploration should stop (first error with --stop-on-first, or the error limit).
+    bool add(report::ErrorReport base, const exec::Executor& ex, const std::vector<report::Decision>& schedule,
+             int raceFirst = -1, int raceSecond = -1);
+    std::vector<report::ErrorReport> take() { return std::move(errors_); }
+    size_t size() const { return errors_.size(); }
+    bool limitReached() const { return limitReached_; }
+
+private:
+    const ExploreOptions& opts_;
+    Observer* observer_;
+    std::vector<report::ErrorReport> errors_;
+    std::map<std::string, size_t> index_;
+    bool limitReached_ = false;
+};
+
+// Budget/cancellation/progress bookkeeping shared by the explorers' main loops.
+class RunClock {
+public:
+    explicit RunClock(const ExploreOptions& o) : opts_(o), start_(std::chrono::steady_clock::now()) {}
+    double elapsedMs() const;
+    // True when the time budget is spent or the caller cancelled.
+    bool shouldStop();
+    bool progressDue(); // about every 200 ms
+
+private:
+    const ExploreOptions& opts_;
+    std::chrono::steady_clock::time_point start_;
+    std::chrono::steady_clock::time_point lastProgress_ = start_;
+};
+
+uint64_t currentPeakRssKb();
+
+} // namespace skein::explore

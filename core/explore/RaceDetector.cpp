@@ -1,0 +1,110 @@
+#include "core/explore/RaceDetector.h"
+
+namespace skein::explore {
+
+using model::EventKind;
+
+void RaceDetector::reset() {
+    threads_.clear();
+    locks_.clear();
+    atomics_.clear();
+    shadow_.clear();
+    accesses_.clear();
+}
+
+RaceDetector::Clock& RaceDetector::clock(model::ThreadId t) {
+    if (threads_.size() <= t) threads_.resize(t + 1);
+    Clock& c = threads_[t];
+    if (c.size() <= t) c.resize(t + 1, 0);
+    return c;
+}
+
+void RaceDetector::join(Clock& into, const Clock& from) {
+    if (into.size() < from.size()) into.resize(from.size(), 0);
+    for (size_t i = 0; i < from.size(); ++i) into[i] = std::max(into[i], from[i]);
+}
+
+bool RaceDetector::ordered(const Access& a, model::ThreadId t) {
+    if (a.tid == t) return true;
+    const Clock& c = clock(t);
+    return a.tid < c.size() && c[a.tid] >= a.epoch;
+}
+
+bool RaceDetector::checkRange(uint64_t lo, uint64_t hi, bool write, const Access& acc) {
+    bool raced = false;
+    uint32_t self = uint32_t(accesses_.size());
+    accesses_.push_back(acc);
+    for (uint64_t a = lo; a < hi; ++a) {
+        Shadow& s = shadow_[a];
+        auto conflicts = [&](uint32_t prev) {
+            const Access& p = accesses_[prev];
+            return !(p.atomic && acc.atomic) && !ordered(p, acc.tid);
+        };
+        if (!raced && s.lastWrite >= 0 && conflicts(uint32_t(s.lastWrite))) {
+            race_ = {accesses_[s.lastWrite].event, acc.event};
+            raced = true;
+        }
+        if (write) {
+            for (uint32_t r : s.reads)
+                if (!raced && conflicts(r)) {
+                    race_ = {accesses_[r].event, acc.event};
+                    raced = true;
+                }
+            s.lastWrite = int32_t(self);
+            s.reads.clear();
+        } else {
+            // Keep one read per thread: a later read by the same thread is ordered after the earlier one.
+            bool replaced = false;
+            for (uint32_t& r : s.reads)
+                if (accesses_[r].tid == acc.tid) {
+                    r = self;
+                    replaced = true;
+                }
+            if (!replaced) s.reads.push_back(self);
+        }
+    }
+    return raced;
+}
+
+bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
+    Clock& c = clock(e.tid);
+    c[e.tid]++;
+    switch (e.kind) {
+    case EventKind::Lock: join(c, locks_[e.addr]); return false;
+    case EventKind::TryLock:
+        if (e.value) join(c, locks_[e.addr]);
+        return false;
+    case EventKind::Unlock: locks_[e.addr] = c; return false;
+    case EventKind::CondWait: locks_[e.addr2] = c; return false;
+    case EventKind::ThreadCreate: {
+        Clock parent = c;
+        Clock& child = clock(model::ThreadId(e.value));
+        join(child, parent);
+        return false;
+    }
+    case EventKind::ThreadJoin: {
+        Clock child = clock(model::ThreadId(e.value));
+        join(clock(e.tid), child);
+        return false;
+    }
+    default: break;
+    }
+    if (!e.isMemory()) return false;
+    Access acc{index, e.tid, c[e.tid], e.atomic};
+    bool raced = false;
+    if (e.atomic && e.reads()) join(c, atomics_[e.addr]);
+    for (int k = 0; k < 2; ++k) {
+        auto [lo, hi] = e.readRange(k);
+        if (lo < hi && e.kind != EventKind::Rmw) raced |= checkRange(lo, hi, false, acc);
+    }
+    auto [wlo, whi] = e.writeRange();
+    if (e.kind == EventKind::Rmw) {
+        raced |= checkRange(e.addr, e.addr + e.size, true, acc);
+    } else if (wlo < whi) {
+        raced |= checkRange(wlo, whi, true, acc);
+    }
+    if (e.atomic && e.writes()) join(atomics_[e.addr], clock(e.tid));
+    return raced;
+}
+
+} // namespace skein::explore

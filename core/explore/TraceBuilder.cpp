@@ -1,0 +1,115 @@
+#include "core/explore/TraceBuilder.h"
+
+#include <map>
+
+namespace skein::explore {
+
+using model::Event;
+using model::EventKind;
+using report::EdgeKind;
+
+std::string describeEvent(const exec::Executor& ex, const Event& e) {
+    std::string v = ex.describeAddress(e.addr);
+    switch (e.kind) {
+    case EventKind::Read: return "R " + v + " = " + std::to_string(int64_t(e.value));
+    case EventKind::Write: return "W " + v + " = " + std::to_string(int64_t(e.value));
+    case EventKind::Rmw: return "RMW " + v + " " + std::to_string(int64_t(e.value)) + "→" + std::to_string(int64_t(e.value2));
+    case EventKind::Copy: return "copy " + ex.describeAddress(e.addr2) + " → " + v;
+    case EventKind::Free: return "free " + v;
+    case EventKind::Lock: return "lock " + v;
+    case EventKind::TryLock: return std::string("trylock ") + v + (e.value ? " (acquired)" : " (busy)");
+    case EventKind::Unlock: return "unlock " + v;
+    case EventKind::CondWait: return "wait " + v + " (releases " + ex.describeAddress(e.addr2) + ")";
+    case EventKind::CondSignal: return "signal " + v;
+    case EventKind::CondBroadcast: return "broadcast " + v;
+    case EventKind::ThreadCreate: return "create thread " + std::to_string(e.value);
+    case EventKind::ThreadJoin: return "join thread " + std::to_string(e.value);
+    case EventKind::ProgramExit: return "exit(" + std::to_string(int64_t(e.value)) + ")";
+    case EventKind::Nondet: return "nondet = " + std::to_string(int64_t(e.value));
+    case EventKind::Fence: return "fence";
+    }
+    return std::string(model::eventKindName(e.kind));
+}
+
+void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, int raceA, int raceB) {
+    const std::vector<Event>& events = ex.trace();
+    const program::Program& prog = ex.program();
+    out.trace.clear();
+    out.graph = {};
+    for (size_t i = 0; i < events.size(); ++i) {
+        const Event& e = events[i];
+        report::TraceStep s;
+        s.step = uint32_t(i + 1);
+        s.thread = e.tid;
+        s.location = prog.sourceLocation(e.loc);
+        s.operation = std::string(model::eventKindName(e.kind));
+        if (e.isMemory() || e.isMutexOp() || e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
+            s.variable = ex.describeAddress(e.addr);
+        if (e.kind == EventKind::Read || e.kind == EventKind::Write || e.kind == EventKind::Rmw || e.kind == EventKind::Nondet)
+            s.value = e.kind == EventKind::Rmw ? e.value2 : e.value;
+        if (e.kind == EventKind::Rmw) s.detail = "read " + std::to_string(int64_t(e.value));
+        if (e.kind == EventKind::ThreadCreate) s.detail = "creates thread " + std::to_string(e.value);
+        if (e.kind == EventKind::ThreadJoin) s.detail = "joins thread " + std::to_string(e.value);
+        if (e.kind == EventKind::TryLock) s.detail = e.value ? "acquired" : "busy";
+        if (e.kind == EventKind::Copy) s.detail = "from " + ex.describeAddress(e.addr2);
+        if (int(i) == raceA || int(i) == raceB) s.detail += (s.detail.empty() ? "" : "; ") + std::string("racing access");
+        out.trace.push_back(std::move(s));
+        out.graph.nodes.push_back({uint32_t(i), e.tid, describeEvent(ex, e), prog.sourceLocation(e.loc)});
+    }
+    // The failing operation itself, when the execution stopped at an error.
+    if (ex.error() && out.kind != report::ErrorKind::DataRace && out.kind != report::ErrorKind::Deadlock) {
+        report::TraceStep s;
+        s.step = uint32_t(events.size() + 1);
+        s.thread = ex.error()->thread;
+        s.location = prog.sourceLocation(ex.error()->loc);
+        s.operation = "error";
+        s.detail = ex.error()->message;
+        out.trace.push_back(s);
+        out.graph.nodes.push_back({uint32_t(events.size()), s.thread, ex.error()->message, s.location});
+    }
+
+    auto& edges = out.graph.edges;
+    std::map<model::ThreadId, uint32_t> lastOf;   // last node of each thread
+    std::map<model::ThreadId, uint32_t> createOf; // the create event of each thread
+    std::map<uint64_t, uint32_t> lastUnlock;
+    std::map<uint64_t, uint32_t> lastWriter;       // byte address → event
+    for (size_t i = 0; i < out.graph.nodes.size(); ++i) {
+        model::ThreadId t = out.graph.nodes[i].thread;
+        auto it = lastOf.find(t);
+        if (it != lastOf.end()) edges.push_back({it->second, uint32_t(i), EdgeKind::ProgramOrder});
+        else if (auto c = createOf.find(t); c != createOf.end()) edges.push_back({c->second, uint32_t(i), EdgeKind::Sync});
+        lastOf[t] = uint32_t(i);
+        if (i >= events.size()) continue;
+        const Event& e = events[i];
+        switch (e.kind) {
+        case EventKind::ThreadCreate: createOf[model::ThreadId(e.value)] = uint32_t(i); break;
+        case EventKind::ThreadJoin:
+            if (auto l = lastOf.find(model::ThreadId(e.value)); l != lastOf.end()) edges.push_back({l->second, uint32_t(i), EdgeKind::Sync});
+            break;
+        case EventKind::Unlock: lastUnlock[e.addr] = uint32_t(i); break;
+        case EventKind::CondWait: lastUnlock[e.addr2] = uint32_t(i); break;
+        case EventKind::Lock:
+        case EventKind::TryLock:
+            if (auto u = lastUnlock.find(e.addr); u != lastUnlock.end() && events[u->second].tid != e.tid)
+                edges.push_back({u->second, uint32_t(i), EdgeKind::Sync});
+            break;
+        default: break;
+        }
+        if (!e.isMemory()) continue;
+        // rf: from the latest writer of the first byte read (other threads only: po already orders the rest).
+        auto [rlo, rhi] = e.readRange(0);
+        if (rlo < rhi) {
+            if (auto w = lastWriter.find(rlo); w != lastWriter.end() && events[w->second].tid != e.tid)
+                edges.push_back({w->second, uint32_t(i), EdgeKind::ReadsFrom});
+        }
+        auto [wlo, whi] = e.writeRange();
+        if (wlo < whi) {
+            if (auto w = lastWriter.find(wlo); w != lastWriter.end() && events[w->second].tid != e.tid)
+                edges.push_back({w->second, uint32_t(i), EdgeKind::Coherence});
+            for (uint64_t a = wlo; a < whi && a < wlo + 64; ++a) lastWriter[a] = uint32_t(i);
+        }
+    }
+    if (raceA >= 0 && raceB >= 0) edges.push_back({uint32_t(raceA), uint32_t(raceB), EdgeKind::Race});
+}
+
+} // namespace skein::explore

@@ -1,0 +1,53 @@
+#include "core/model/Event.h"
+
+namespace skein::model {
+
+std::string_view eventKindName(EventKind k) {
+    switch (k) {
+#define SKEIN_EVENT(Name, Wire, Mem)                                                                         \
+    case EventKind::Name:                                                                                    \
+        return Wire;
+#include "core/model/Events.def"
+    }
+    return "?";
+}
+
+bool isMemoryAccess(EventKind k) {
+    switch (k) {
+#define SKEIN_EVENT(Name, Wire, Mem)                                                                         \
+    case EventKind::Name:                                                                                    \
+        return Mem;
+#include "core/model/Events.def"
+    }
+    return false;
+}
+
+bool dependent(const Event& a, const Event& b) {
+    if (a.kind == EventKind::ProgramExit || b.kind == EventKind::ProgramExit) return true;
+    if (a.isMemory() && b.isMemory()) {
+        auto meet = [](std::pair<uint64_t, uint64_t> x, std::pair<uint64_t, uint64_t> y) {
+            return x.first < x.second && y.first < y.second && x.first < y.second && y.first < x.second;
+        };
+        auto wa = a.writeRange(), wb = b.writeRange();
+        if (meet(wa, wb)) return true;
+        for (int k = 0; k < 2; ++k)
+            if (meet(wa, b.readRange(k)) || meet(wb, a.readRange(k))) return true;
+        return false;
+    }
+    if (a.isMemory() || b.isMemory()) return false;
+    auto syncish = [](const Event& e) {
+        return e.isMutexOp() || e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast;
+    };
+    if (syncish(a) && syncish(b)) {
+        // A CondWait touches two objects: the condition variable and the mutex it releases.
+        auto touches = [](const Event& e, uint64_t obj) {
+            return e.addr == obj || (e.kind == EventKind::CondWait && e.addr2 == obj);
+        };
+        return touches(b, a.addr) || (a.kind == EventKind::CondWait && touches(b, a.addr2));
+    }
+    // create(t) precedes t's events and t's last event precedes join(t): causal edges, not conflicts (they are
+    // added by whoever builds the happens-before order).
+    return false;
+}
+
+} // namespace skein::model

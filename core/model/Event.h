@@ -1,0 +1,64 @@
+#pragma once
+// A visible event: the label the executor hands to an explorer for every operation that can interfere with
+// another thread (QPOR Sec. 2 "actions"; VC-DPOR Sec. 2 "events"). Plain data: no LLVM, no JSON.
+#include <cstdint>
+#include <string_view>
+#include <utility>
+
+namespace skein::model {
+
+using ThreadId = uint32_t;
+inline constexpr ThreadId kNoThread = ~0u;
+
+enum class EventKind : uint8_t {
+#define SKEIN_EVENT(Name, Wire, Mem) Name,
+#include "core/model/Events.def"
+};
+
+std::string_view eventKindName(EventKind k);
+bool isMemoryAccess(EventKind k);
+
+struct Event {
+    EventKind kind = EventKind::Read;
+    bool atomic = false;    // an atomic access (C11/GCC atomics, SV-COMP atomic sections do not count)
+    uint32_t size = 0;      // bytes accessed (memory events)
+    uint32_t size2 = 0;     // Copy: bytes read at addr2; Read: a second range read at addr2 (strcmp), or 0
+    ThreadId tid = 0;
+    uint32_t indexInThread = 0; // position in the thread's program order, from 0
+    uint32_t loc = 0;           // index into Program::locations
+    uint64_t addr = 0;          // memory address; mutex/cond address; for create/join the other thread id
+    uint64_t addr2 = 0;         // CondWait: the mutex released; Copy/Read: second (read) range
+    uint64_t value = 0;         // read / old value, written value for Write, chosen value for Nondet
+    uint64_t value2 = 0;        // Rmw: the value written (equal to `value` when a failed CAS writes nothing)
+    bool rmwWrote = true;       // Rmw: false for a failed compare-exchange (then it only reads)
+
+    bool reads() const { return kind == EventKind::Read || kind == EventKind::Rmw || kind == EventKind::Copy; }
+    bool writes() const {
+        return kind == EventKind::Write || kind == EventKind::Free || kind == EventKind::Copy ||
+               (kind == EventKind::Rmw && rmwWrote);
+    }
+    // The byte range this event writes (empty when it writes nothing).
+    std::pair<uint64_t, uint64_t> writeRange() const {
+        return writes() ? std::pair{addr, addr + size} : std::pair{addr, addr};
+    }
+    // Up to two ranges it reads.
+    std::pair<uint64_t, uint64_t> readRange(int which) const {
+        if (kind == EventKind::Copy) return which == 0 ? std::pair{addr2, addr2 + size2} : std::pair{addr2, addr2};
+        if (kind == EventKind::Read) return which == 0 ? std::pair{addr, addr + size} : std::pair{addr2, addr2 + size2};
+        if (kind == EventKind::Rmw && which == 0) return {addr, addr + size};
+        return {addr, addr};
+    }
+    bool isMemory() const { return isMemoryAccess(kind); }
+    bool isMutexOp() const {
+        return kind == EventKind::Lock || kind == EventKind::TryLock || kind == EventKind::Unlock ||
+               kind == EventKind::CondWait;
+    }
+};
+
+
+// The standard dependence used for Mazurkiewicz traces (issue 2): accesses to overlapping memory with a write
+// among them; operations on the same mutex or condition variable; thread-lifecycle edges; program exit with
+// everything. Same-thread events are ordered by program order, not by this relation.
+bool dependent(const Event& a, const Event& b);
+
+} // namespace skein::model

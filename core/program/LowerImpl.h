@@ -1,0 +1,52 @@
+#pragma once
+// Internal to lowering (Lower.cpp: module level, LowerInstr.cpp: instructions). Includes llvm/IR.
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/program/Program.h"
+
+namespace llvm {
+class Loop;
+class LoopInfo;
+} // namespace llvm
+
+namespace skein::program::lowering {
+
+// Module-wide state shared by every function's lowering.
+struct ModuleContext {
+    llvm::Module& module;
+    const llvm::DataLayout& dl;
+    Program& program;
+    llvm::DenseMap<const llvm::Function*, uint32_t> functionIndex;
+    llvm::DenseMap<const llvm::GlobalVariable*, uint32_t> globalIndex;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, uint32_t> locationIndex;
+    std::map<std::string, uint32_t> fileIndex;
+
+    uint32_t location(const llvm::DebugLoc& dl, uint32_t function);
+    uint32_t message(std::string m);
+    // Flattened scalar values of a constant (one per register slot); nullopt if it cannot be evaluated.
+    std::optional<std::vector<uint64_t>> evalConstant(const llvm::Constant* c);
+    std::optional<uint64_t> evalScalar(const llvm::Constant* c);
+};
+
+// Number of register slots a value of this type occupies (aggregates are flattened).
+uint32_t slotsOf(llvm::Type* t);
+// Width in bits of a scalar register type (pointers: 64); 0 when it is not a scalar Skein supports.
+unsigned scalarBits(llvm::Type* t);
+std::string describeType(llvm::Type* t);
+
+// The builtin a call to `f` denotes (by name, SV-COMP dialect included), if any.
+std::optional<Builtin> lookupBuiltin(const llvm::Function& f);
+
+// Lowers one defined function into `out` (ModuleContext::program.functions[index]).
+void lowerFunction(ModuleContext& mc, llvm::Function& f, uint32_t index);
+
+} // namespace skein::program::lowering

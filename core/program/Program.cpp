@@ -1,0 +1,93 @@
+#include "core/program/Program.h"
+
+#include <cstring>
+
+namespace skein::program {
+
+const char* builtinName(Builtin b) {
+    switch (b) {
+#define SKEIN_BUILTIN(Enum, Name)                                                                            \
+    case Builtin::Enum:                                                                                      \
+        return Name;
+#include "core/program/Builtins.def"
+    }
+    return "?";
+}
+
+report::SourceLocation Program::sourceLocation(uint32_t loc) const {
+    report::SourceLocation r;
+    if (loc >= locations.size()) return r;
+    const Location& l = locations[loc];
+    if (l.file < files.size()) r.file = files[l.file];
+    r.line = l.line;
+    r.column = l.column;
+    if (l.function < functions.size()) r.function = functions[l.function].name;
+    return r;
+}
+
+namespace {
+// FNV-1a, 64-bit: the fingerprint only has to separate programs, not resist an adversary.
+struct Hasher {
+    uint64_t h = 1469598103934665603ull;
+    void bytes(const void* p, size_t n) {
+        auto* c = static_cast<const unsigned char*>(p);
+        for (size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ull;
+    }
+    template <class T> void pod(const T& v) { bytes(&v, sizeof v); }
+    void str(const std::string& s) {
+        pod(s.size());
+        bytes(s.data(), s.size());
+    }
+};
+} // namespace
+
+uint64_t computeFingerprint(const Program& p) {
+    Hasher h;
+    h.pod(p.functions.size());
+    for (const Function& f : p.functions) {
+        h.str(f.name);
+        h.pod(f.defined);
+        h.pod(f.numParams);
+        h.pod(f.numRegs);
+        h.pod(f.numLoops);
+        for (const Instr& i : f.code) {
+            h.pod(i.op);
+            h.pod(i.bits);
+            h.pod(i.aux);
+            h.pod(i.flags);
+            h.pod(i.dst);
+            h.pod(i.a);
+            h.pod(i.b);
+            h.pod(i.c);
+            h.pod(i.imm);
+        }
+        for (auto& [r, v] : f.constants) {
+            h.pod(r);
+            h.pod(v);
+        }
+        for (Reg r : f.regPool) h.pod(r);
+        for (const GepIndex& g : f.gepPool) {
+            h.pod(g.reg);
+            h.pod(g.bits);
+            h.pod(g.scale);
+        }
+        for (uint64_t v : f.pool64) h.pod(v);
+    }
+    for (const Global& g : p.globals) {
+        h.str(g.name);
+        h.pod(g.size);
+        h.pod(g.readOnly);
+        h.pod(g.threadLocal);
+        h.bytes(g.init.data(), g.init.size());
+    }
+    for (const AllocaInfo& a : p.allocas) {
+        h.str(a.name);
+        h.pod(a.escapes);
+    }
+    // Messages hold assertion texts and unsupported-construct descriptions; they carry no positions.
+    for (const std::string& m : p.messages) h.str(m);
+    h.pod(p.mainFunction);
+    return h.h;
+}
+
+} // namespace skein::program

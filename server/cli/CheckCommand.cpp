@@ -1,0 +1,206 @@
+// `skein check`: options → CheckRequest → result in text / JSON / SARIF / DOT, and the exit code.
+#include <unistd.h>
+
+#include <charconv>
+#include <fstream>
+#include <iostream>
+
+#include "core/Check.h"
+#include "server/cli/Commands.h"
+#include "server/cli/Outputs.h"
+#include "server/protocol/ResultJson.h"
+
+namespace skein::cli {
+namespace {
+
+const char* kHelp = R"(usage: skein check [options] FILE.c [-- clang flags]
+
+exploration:
+  --algo=NAME            explorer: dfs (default)
+  --unroll=N             bound each loop to N iterations per entry (0 = unbounded, the default;
+                         side-effect-free spin loops never need it)
+  --max-steps=N          interpreted instructions per thread per execution (default 5000000)
+  --max-threads=N        threads per execution (default 64)
+  --max-executions=N     stop after N executions (the verdict is then bounded)
+  --time-limit=SECONDS   stop after this long (the verdict is then bounded)
+  --nondet=LIST          values of __VERIFIER_nondet_* (default 0,1); e.g. 0,1,2 or -2..3
+  --stop-on-first        stop at the first error
+  --max-errors=N         distinct errors to report (default 32)
+  --no-race-detection    do not report data races
+
+output:
+  --json                 the whole result as JSON on stdout (docs/json-output.md)
+  --sarif FILE           SARIF 2.1.0 report
+  --dot FILE             the first counterexample's partial order, for Graphviz
+
+compiler:
+  -DNAME[=V] -UNAME -IDIR -std=...   passed to Clang; so is everything after `--`
+
+exit codes: 0 no error (exhaustive), 1 error found, 2 inconclusive (a bound or budget was hit),
+            3 bad input (compile error, unsupported construct, bad options)
+)";
+
+template <class T> bool parseNumber(const std::string& s, T& out) {
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && p == s.data() + s.size();
+}
+
+bool parseDomain(const std::string& s, std::vector<int64_t>& out) {
+    out.clear();
+    if (auto dots = s.find(".."); dots != std::string::npos) {
+        int64_t lo, hi;
+        if (!parseNumber(s.substr(0, dots), lo) || !parseNumber(s.substr(dots + 2), hi) || hi < lo || hi - lo > 1000)
+            return false;
+        for (int64_t v = lo; v <= hi; ++v) out.push_back(v);
+        return true;
+    }
+    size_t start = 0;
+    while (start <= s.size()) {
+        size_t comma = s.find(',', start);
+        std::string part = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        int64_t v;
+        if (!parseNumber(part, v)) return false;
+        out.push_back(v);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return !out.empty();
+}
+
+// Shows a progress line on a terminal once a check runs past a second.
+class ProgressLine : public explore::Observer {
+public:
+    ProgressLine() : tty_(isatty(2)) {}
+    ~ProgressLine() override {
+        if (shown_) std::cerr << "\r\033[K" << std::flush;
+    }
+    void onProgress(const report::Stats& s) override {
+        if (!tty_ || s.elapsedMs < 1000) return;
+        shown_ = true;
+        std::cerr << "\r\033[K[skein] " << s.executions << " executions, " << s.blocked << " blocked, " << s.events
+                  << " events, " << uint64_t(s.elapsedMs / 1000) << " s" << std::flush;
+    }
+
+private:
+    bool tty_;
+    bool shown_ = false;
+};
+
+} // namespace
+
+int runCheck(const std::vector<std::string>& args) {
+    CheckRequest req;
+    bool json = false;
+    std::string sarifPath, dotPath;
+    auto value = [](const std::string& a) { return a.substr(a.find('=') + 1); };
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto bad = [&](const std::string& why) {
+            std::cerr << "skein check: " << why << "\n";
+            return int(kBadInput);
+        };
+        auto numberOpt = [&](auto& field) -> bool { return parseNumber(value(a), field); };
+        if (a == "--") {
+            req.clangFlags.insert(req.clangFlags.end(), args.begin() + long(i) + 1, args.end());
+            break;
+        } else if (a == "--help" || a == "-h") {
+            std::cout << kHelp;
+            return 0;
+        } else if (a.rfind("--algo=", 0) == 0) {
+            req.algorithm = value(a);
+            if (!explore::findExplorer(req.algorithm)) {
+                std::string names;
+                for (auto& e : explore::explorers()) names += " " + e.name;
+                return bad("unknown algorithm `" + req.algorithm + "` (available:" + names + ")");
+            }
+        } else if (a.rfind("--unroll=", 0) == 0) {
+            if (!numberOpt(req.options.exec.unroll)) return bad("bad value in " + a);
+        } else if (a.rfind("--max-steps=", 0) == 0) {
+            if (!numberOpt(req.options.exec.maxStepsPerThread)) return bad("bad value in " + a);
+        } else if (a.rfind("--max-threads=", 0) == 0) {
+            if (!numberOpt(req.options.exec.maxThreads) || req.options.exec.maxThreads > 4000) return bad("bad value in " + a);
+        } else if (a.rfind("--max-executions=", 0) == 0) {
+            if (!numberOpt(req.options.maxExecutions)) return bad("bad value in " + a);
+        } else if (a.rfind("--max-errors=", 0) == 0) {
+            if (!numberOpt(req.options.maxErrors) || req.options.maxErrors == 0) return bad("bad value in " + a);
+        } else if (a.rfind("--time-limit=", 0) == 0) {
+            try {
+                req.options.timeLimitSeconds = std::stod(value(a));
+            } catch (...) {
+                return bad("bad value in " + a);
+            }
+        } else if (a.rfind("--nondet=", 0) == 0) {
+            if (!parseDomain(value(a), req.options.exec.nondetDomain)) return bad("bad value in " + a + " (expected e.g. 0,1,2 or -2..3)");
+        } else if (a == "--stop-on-first") {
+            req.options.stopOnFirstError = true;
+        } else if (a == "--no-race-detection") {
+            req.options.detectRaces = false;
+        } else if (a == "--json") {
+            json = true;
+        } else if (a == "--sarif" || a == "--dot") {
+            if (i + 1 >= args.size()) return bad(a + " needs a file name");
+            (a == "--sarif" ? sarifPath : dotPath) = args[++i];
+        } else if (a.rfind("--sarif=", 0) == 0) {
+            sarifPath = value(a);
+        } else if (a.rfind("--dot=", 0) == 0) {
+            dotPath = value(a);
+        } else if (a.rfind("-D", 0) == 0 || a.rfind("-U", 0) == 0 || a.rfind("-I", 0) == 0 || a.rfind("-std=", 0) == 0) {
+            req.clangFlags.push_back(a);
+            if (a.size() == 2 && i + 1 < args.size()) req.clangFlags.push_back(args[++i]);
+        } else if (!a.empty() && a[0] == '-') {
+            return bad("unknown option `" + a + "` (see skein check --help)");
+        } else if (req.path.empty()) {
+            req.path = a;
+        } else {
+            return bad("more than one input file (`" + req.path + "`, `" + a + "`)");
+        }
+    }
+    if (req.path.empty()) {
+        std::cerr << kHelp;
+        return kBadInput;
+    }
+
+    ProgressLine progress;
+    auto result = check(req, &progress);
+    if (!result) {
+        if (json) {
+            nlohmann::json diags = nlohmann::json::array();
+            for (auto& d : result.error().diagnostics) diags.push_back(protocol::toJSON(d));
+            std::cout << nlohmann::json{{"verdict", "bad_input"}, {"file", req.path}, {"diagnostics", diags}}.dump(2) << "\n";
+        }
+        printDiagnostics(std::cerr, result.error().diagnostics);
+        return kBadInput;
+    }
+    const report::CheckResult& r = *result;
+    if (json) std::cout << protocol::toJSON(r).dump(2) << "\n";
+    else printText(std::cout, r);
+    if (!sarifPath.empty()) {
+        std::ofstream out(sarifPath);
+        if (!out) {
+            std::cerr << "skein check: cannot write " << sarifPath << "\n";
+            return kBadInput;
+        }
+        writeSarif(out, r);
+    }
+    if (!dotPath.empty()) {
+        std::ofstream out(dotPath);
+        if (!out) {
+            std::cerr << "skein check: cannot write " << dotPath << "\n";
+            return kBadInput;
+        }
+        writeDot(out, r);
+    }
+    for (const report::ErrorReport& e : r.errors)
+        if (e.kind == report::ErrorKind::Unsupported) {
+            std::cerr << report::formatLocation(e.location) << ": " << e.message << "\n";
+            return kBadInput;
+        }
+    switch (r.verdict) {
+    case report::Verdict::Error: return kErrorFound;
+    case report::Verdict::Bounded: return kInconclusive;
+    case report::Verdict::Safe: return kSafe;
+    }
+    return kSafe;
+}
+
+} // namespace skein::cli

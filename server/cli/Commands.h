@@ -1,0 +1,14 @@
+#pragma once
+// The CLI's subcommands. Each takes its arguments (without the subcommand) and returns the exit code.
+#include <string>
+#include <vector>
+
+namespace skein::cli {
+
+// Exit codes of `skein check` (README): 0 no error and exhaustive, 1 error found, 2 inconclusive, 3 bad input.
+enum ExitCode { kSafe = 0, kErrorFound = 1, kInconclusive = 2, kBadInput = 3 };
+
+int runCheck(const std::vector<std::string>& args);
+int runBench(const std::vector<std::string>& args);
+
+} // namespace skein::cli

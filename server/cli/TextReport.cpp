@@ -1,0 +1,75 @@
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "server/cli/Outputs.h"
+
+namespace skein::cli {
+
+namespace {
+std::string shortLocation(const report::SourceLocation& l) {
+    std::string f = l.file;
+    if (auto slash = f.rfind('/'); slash != std::string::npos) f = f.substr(slash + 1);
+    if (f.empty()) return "?";
+    return f + ":" + std::to_string(l.line);
+}
+
+std::string formatMs(double ms) {
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(ms < 10 ? 2 : 1) << ms << " ms";
+    return os.str();
+}
+} // namespace
+
+void printText(std::ostream& os, const report::CheckResult& r) {
+    std::string verdict = r.verdict == report::Verdict::Error ? "ERROR" : r.verdict == report::Verdict::Safe ? "SAFE" : "BOUNDED";
+    os << "skein: " << r.file << " (" << r.algorithm << ")\n";
+    os << "verdict: " << verdict;
+    if (r.verdict == report::Verdict::Error) os << " — " << r.errors.size() << (r.errors.size() == 1 ? " error" : " distinct errors");
+    if (r.verdict == report::Verdict::Safe) os << " — no error in any execution";
+    os << "\n";
+    if (!r.bounds.empty()) {
+        os << (r.verdict == report::Verdict::Bounded ? "inconclusive: " : "also bounded: ");
+        for (size_t i = 0; i < r.bounds.size(); ++i) os << (i ? "; " : "") << r.bounds[i].what;
+        os << "\n";
+    }
+    for (size_t i = 0; i < r.errors.size(); ++i) {
+        const report::ErrorReport& e = r.errors[i];
+        os << "\nerror " << (i + 1) << " [" << report::errorKindName(e.kind) << "]: " << e.message << "\n";
+        os << "  at " << report::formatLocation(e.location);
+        if (!e.location.function.empty()) os << " in " << e.location.function << "()";
+        os << ", thread " << e.thread << "\n";
+        if (e.otherLocation) os << "  other access at " << report::formatLocation(*e.otherLocation) << ", thread " << *e.otherThread << "\n";
+        os << "  seen in " << e.occurrences << (e.occurrences == 1 ? " execution" : " executions") << "; trace:\n";
+        os << "    " << std::left << std::setw(5) << "step" << std::setw(7) << "thread" << std::setw(22) << "location"
+           << std::setw(13) << "operation" << std::setw(16) << "variable" << "value\n";
+        for (const report::TraceStep& s : e.trace) {
+            std::string value = s.value ? std::to_string(int64_t(*s.value)) : "";
+            if (!s.detail.empty()) value += (value.empty() ? "" : "  ") + std::string("(") + s.detail + ")";
+            os << "    " << std::left << std::setw(5) << s.step << std::setw(7) << s.thread << std::setw(22)
+               << shortLocation(s.location) << std::setw(13) << s.operation << std::setw(16)
+               << (s.variable.empty() ? "-" : s.variable) << value << "\n";
+        }
+    }
+    if (!r.output.empty()) {
+        os << "\nprogram output (first complete execution):\n";
+        for (const report::Output& o : r.output) os << o.text;
+        if (!r.output.back().text.empty() && r.output.back().text.back() != '\n') os << "\n";
+    }
+    const report::Stats& s = r.stats;
+    os << "\nstatistics: " << s.executions << " executions, " << s.blocked << " blocked, " << s.bounded << " bounded";
+    if (s.ssb) os << ", " << s.ssb << " sleep-set blocked";
+    if (s.mazurkiewiczTraces) os << ", " << *s.mazurkiewiczTraces << " Mazurkiewicz traces";
+    if (s.finalStates) os << ", " << *s.finalStates << " final states";
+    os << "\n            " << s.events << " events, " << s.instructions << " instructions, explored in "
+       << formatMs(s.elapsedMs) << ", compiled in " << formatMs(s.compileMs) << ", peak RSS " << s.peakRssKb / 1024
+       << " MB\n";
+}
+
+void printDiagnostics(std::ostream& os, const std::vector<report::Diagnostic>& diags) {
+    for (const report::Diagnostic& d : diags)
+        os << report::formatLocation(d.location) << ": " << report::severityName(d.severity) << ": " << d.message << "\n";
+}
+
+} // namespace skein::cli
