@@ -135,6 +135,11 @@ const Event& Executor::step(ThreadId t, uint32_t choice) {
         break;
     }
     trace_.push_back(ev);
+    if (th.events >= opts_.maxEventsPerThread && status_ == ExecStatus::Running && continueThread && !th.finished) {
+        bound(t, "event bound: thread " + std::to_string(t) + " executed " + std::to_string(th.events) +
+                     " visible events in one execution (--max-events)");
+        return trace_.back();
+    }
     if (status_ == ExecStatus::Running && continueThread) run(t);
     return trace_.back();
 }

@@ -25,6 +25,7 @@ using model::ThreadId;
 struct ExecOptions {
     uint32_t unroll = 0;                     // loop iterations per loop entry; 0 = unbounded
     uint64_t maxStepsPerThread = 5'000'000;  // interpreted instructions per thread per execution
+    uint32_t maxEventsPerThread = 10'000;    // visible events per thread per execution (cuts runaway loops)
     uint32_t maxThreads = 64;
     uint32_t maxCallDepth = 2000;            // beyond it: stack exhaustion error
     std::vector<int64_t> nondetDomain = {0, 1}; // values __VERIFIER_nondet_* may return (bool: always {0,1})

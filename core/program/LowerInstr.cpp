@@ -112,13 +112,16 @@ private:
     std::vector<EdgeFixup> fixups_;
     uint32_t lastLoc_ = 0;
 
-    // A loop whose iterations have no effect but reads (no stores, calls, phis, allocas): taking its back edge
+    // A loop whose iterations have no effect but reads (no stores, calls, loop-carried values, allocas): taking its back edge
     // again cannot produce a state that exiting on a later read would not; the iteration is replaced by an
     // assume of the exit condition (GenMC's spin-assume), so spin-waits need no unroll bound.
     bool isSpinLoop(llvm::Loop* l) {
         for (llvm::BasicBlock* bb : l->blocks())
             for (llvm::Instruction& i : *bb) {
                 if (isa<llvm::DbgInfoIntrinsic>(i)) continue;
+                // A phi in the header carries a value from one iteration to the next (a counter): iterations
+                // differ. Phis elsewhere only merge values within one iteration (`a && b` conditions).
+                if (isa<llvm::PHINode>(i) && bb != l->getHeader()) continue;
                 if (isa<llvm::LoadInst>(i) || isa<llvm::BinaryOperator>(i) || isa<llvm::CmpInst>(i) ||
                     isa<llvm::CastInst>(i) || isa<llvm::GetElementPtrInst>(i) || isa<llvm::BranchInst>(i) ||
                     isa<llvm::SelectInst>(i))

@@ -20,6 +20,7 @@ exploration:
   --unroll=N             bound each loop to N iterations per entry (0 = unbounded, the default;
                          side-effect-free spin loops never need it)
   --max-steps=N          interpreted instructions per thread per execution (default 5000000)
+  --max-events=N         visible events per thread per execution (default 10000)
   --max-threads=N        threads per execution (default 64)
   --max-executions=N     stop after N executions (the verdict is then bounded)
   --time-limit=SECONDS   stop after this long (the verdict is then bounded)
@@ -117,6 +118,8 @@ int runCheck(const std::vector<std::string>& args) {
             if (!numberOpt(req.options.exec.unroll)) return bad("bad value in " + a);
         } else if (a.rfind("--max-steps=", 0) == 0) {
             if (!numberOpt(req.options.exec.maxStepsPerThread)) return bad("bad value in " + a);
+        } else if (a.rfind("--max-events=", 0) == 0) {
+            if (!numberOpt(req.options.exec.maxEventsPerThread)) return bad("bad value in " + a);
         } else if (a.rfind("--max-threads=", 0) == 0) {
             if (!numberOpt(req.options.exec.maxThreads) || req.options.exec.maxThreads > 4000) return bad("bad value in " + a);
         } else if (a.rfind("--max-executions=", 0) == 0) {
