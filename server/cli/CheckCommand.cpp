@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
@@ -89,79 +90,88 @@ private:
 
 } // namespace
 
-int runCheck(const std::vector<std::string>& args) {
-    CheckRequest req;
-    bool json = false;
-    std::string sarifPath, dotPath;
+std::optional<std::string> parseCheckArgs(const std::vector<std::string>& args, CheckArgs& out) {
+    CheckRequest& req = out.request;
     auto value = [](const std::string& a) { return a.substr(a.find('=') + 1); };
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        auto bad = [&](const std::string& why) {
-            std::cerr << "skein check: " << why << "\n";
-            return int(kBadInput);
-        };
         auto numberOpt = [&](auto& field) -> bool { return parseNumber(value(a), field); };
         if (a == "--") {
             req.clangFlags.insert(req.clangFlags.end(), args.begin() + long(i) + 1, args.end());
             break;
         } else if (a == "--help" || a == "-h") {
-            std::cout << kHelp;
-            return 0;
+            return "help";
         } else if (a.rfind("--algo=", 0) == 0) {
             req.algorithm = value(a);
             if (!explore::findExplorer(req.algorithm)) {
                 std::string names;
                 for (auto& e : explore::explorers()) names += " " + e.name;
-                return bad("unknown algorithm `" + req.algorithm + "` (available:" + names + ")");
+                return "unknown algorithm `" + req.algorithm + "` (available:" + names + ")";
             }
         } else if (a.rfind("--unroll=", 0) == 0) {
-            if (!numberOpt(req.options.exec.unroll)) return bad("bad value in " + a);
+            if (!numberOpt(req.options.exec.unroll)) return "bad value in " + a;
         } else if (a.rfind("--max-steps=", 0) == 0) {
-            if (!numberOpt(req.options.exec.maxStepsPerThread)) return bad("bad value in " + a);
+            if (!numberOpt(req.options.exec.maxStepsPerThread)) return "bad value in " + a;
         } else if (a.rfind("--max-events=", 0) == 0) {
-            if (!numberOpt(req.options.exec.maxEventsPerThread)) return bad("bad value in " + a);
+            if (!numberOpt(req.options.exec.maxEventsPerThread)) return "bad value in " + a;
         } else if (a.rfind("--max-threads=", 0) == 0) {
-            if (!numberOpt(req.options.exec.maxThreads) || req.options.exec.maxThreads > 4000) return bad("bad value in " + a);
+            if (!numberOpt(req.options.exec.maxThreads) || req.options.exec.maxThreads > 4000) return "bad value in " + a;
         } else if (a.rfind("--max-executions=", 0) == 0) {
-            if (!numberOpt(req.options.maxExecutions)) return bad("bad value in " + a);
+            if (!numberOpt(req.options.maxExecutions)) return "bad value in " + a;
         } else if (a.rfind("--max-errors=", 0) == 0) {
-            if (!numberOpt(req.options.maxErrors) || req.options.maxErrors == 0) return bad("bad value in " + a);
+            if (!numberOpt(req.options.maxErrors) || req.options.maxErrors == 0) return "bad value in " + a;
         } else if (a.rfind("--time-limit=", 0) == 0) {
-            try {
-                req.options.timeLimitSeconds = std::stod(value(a));
-            } catch (...) {
-                return bad("bad value in " + a);
-            }
+            char* end = nullptr;
+            std::string v = value(a);
+            req.options.timeLimitSeconds = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end || req.options.timeLimitSeconds < 0) return "bad value in " + a;
         } else if (a.rfind("--nondet=", 0) == 0) {
-            if (!parseDomain(value(a), req.options.exec.nondetDomain)) return bad("bad value in " + a + " (expected e.g. 0,1,2 or -2..3)");
+            if (!parseDomain(value(a), req.options.exec.nondetDomain)) return "bad value in " + a + " (expected e.g. 0,1,2 or -2..3)";
         } else if (a == "--stop-on-first") {
             req.options.stopOnFirstError = true;
         } else if (a == "--no-race-detection") {
             req.options.detectRaces = false;
         } else if (a == "--json") {
-            json = true;
+            out.json = true;
         } else if (a == "--sarif" || a == "--dot") {
-            if (i + 1 >= args.size()) return bad(a + " needs a file name");
-            (a == "--sarif" ? sarifPath : dotPath) = args[++i];
+            if (i + 1 >= args.size()) return a + " needs a file name";
+            (a == "--sarif" ? out.sarifPath : out.dotPath) = args[++i];
         } else if (a.rfind("--sarif=", 0) == 0) {
-            sarifPath = value(a);
+            out.sarifPath = value(a);
         } else if (a.rfind("--dot=", 0) == 0) {
-            dotPath = value(a);
+            out.dotPath = value(a);
         } else if (a.rfind("-D", 0) == 0 || a.rfind("-U", 0) == 0 || a.rfind("-I", 0) == 0 || a.rfind("-std=", 0) == 0) {
             req.clangFlags.push_back(a);
             if (a.size() == 2 && i + 1 < args.size()) req.clangFlags.push_back(args[++i]);
         } else if (!a.empty() && a[0] == '-') {
-            return bad("unknown option `" + a + "` (see skein check --help)");
+            return "unknown option `" + a + "` (see skein check --help)";
         } else if (req.path.empty()) {
             req.path = a;
         } else {
-            return bad("more than one input file (`" + req.path + "`, `" + a + "`)");
+            return "more than one input file (`" + req.path + "`, `" + a + "`)";
         }
     }
-    if (req.path.empty()) {
+    return std::nullopt;
+}
+
+int runCheck(const std::vector<std::string>& args) {
+    CheckArgs parsed;
+    if (auto err = parseCheckArgs(args, parsed)) {
+        if (*err == "help") {
+            std::cout << kHelp;
+            return 0;
+        }
+        std::cerr << "skein check: " << *err << "\n";
+        return kBadInput;
+    }
+    if (parsed.request.path.empty()) {
         std::cerr << kHelp;
         return kBadInput;
     }
+    CheckRequest& req = parsed.request;
+    bool json = parsed.json;
+    const std::string& sarifPath = parsed.sarifPath;
+    const std::string& dotPath = parsed.dotPath;
 
     ProgressLine progress;
     auto result = check(req, &progress);

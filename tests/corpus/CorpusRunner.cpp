@@ -1,0 +1,140 @@
+// Runs every `expect:` line of the corpus (tests/corpus/README.md) as one test.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "server/cli/Commands.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Expectation {
+    fs::path file;
+    int line = 0;
+    std::vector<std::string> args;
+    std::map<std::string, std::string> keys;
+};
+
+std::vector<std::string> words(const std::string& s) {
+    std::istringstream is(s);
+    std::vector<std::string> out;
+    for (std::string w; is >> w;) out.push_back(w);
+    return out;
+}
+
+std::vector<Expectation> collect() {
+    std::vector<Expectation> all;
+    std::vector<fs::path> files;
+    for (const char* dir : {"examples", "tests/corpus"}) {
+        fs::path root = fs::path(SKEIN_SOURCE_DIR) / dir;
+        if (!fs::exists(root)) continue;
+        for (auto& entry : fs::recursive_directory_iterator(root))
+            if (entry.path().extension() == ".c") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+        std::ifstream in(f);
+        std::string line;
+        for (int n = 1; std::getline(in, line); ++n) {
+            auto at = line.find("expect:");
+            if (at == std::string::npos) continue;
+            std::string rest = line.substr(at + 7);
+            auto arrow = rest.find("=>");
+            if (arrow == std::string::npos) continue;
+            Expectation e;
+            e.file = f;
+            e.line = n;
+            e.args = words(rest.substr(0, arrow));
+            std::string kv = rest.substr(arrow + 2);
+            if (auto fx = kv.find("fixme="); fx != std::string::npos) {
+                e.keys["fixme"] = kv.substr(fx + 6);
+                kv = kv.substr(0, fx);
+            }
+            for (const std::string& w : words(kv)) {
+                auto eq = w.find('=');
+                if (eq != std::string::npos) e.keys[w.substr(0, eq)] = w.substr(eq + 1);
+            }
+            all.push_back(std::move(e));
+        }
+    }
+    return all;
+}
+
+class CorpusTest : public testing::Test {
+public:
+    explicit CorpusTest(Expectation e) : e_(std::move(e)) {}
+    void TestBody() override {
+        skein::cli::CheckArgs parsed;
+        std::vector<std::string> args = e_.args;
+        args.push_back(e_.file.string());
+        auto err = skein::cli::parseCheckArgs(args, parsed);
+        ASSERT_FALSE(err) << *err;
+        auto result = skein::check(parsed.request);
+        if (!result) {
+            std::string diags;
+            for (auto& d : result.error().diagnostics) diags += d.message + "\n";
+            FAIL() << "did not compile: " << diags;
+        }
+        const skein::report::CheckResult& r = *result;
+        std::string where = e_.file.filename().string() + ":" + std::to_string(e_.line);
+        if (e_.keys.count("fixme")) std::cerr << "FIXME " << where << ": " << e_.keys["fixme"] << "\n";
+        auto num = [&](const char* key, uint64_t actual) {
+            if (auto it = e_.keys.find(key); it != e_.keys.end())
+                EXPECT_EQ(std::to_string(actual), it->second) << where << ": " << key;
+        };
+        if (auto it = e_.keys.find("verdict"); it != e_.keys.end())
+            EXPECT_EQ(std::string(skein::report::verdictName(r.verdict)), it->second) << where;
+        num("executions", r.stats.executions);
+        num("blocked", r.stats.blocked);
+        num("bounded", r.stats.bounded);
+        num("ssb", r.stats.ssb);
+        if (r.stats.mazurkiewiczTraces) num("traces", *r.stats.mazurkiewiczTraces);
+        else if (e_.keys.count("traces")) ADD_FAILURE() << where << ": the explorer does not count traces";
+        if (r.stats.finalStates) num("final_states", *r.stats.finalStates);
+        if (auto it = e_.keys.find("errors"); it != e_.keys.end()) {
+            std::vector<std::string> expected, actual;
+            if (it->second != "none") {
+                std::stringstream ss(it->second);
+                for (std::string item; std::getline(ss, item, ',');) expected.push_back(item);
+            }
+            for (auto& x : expected) {
+                bool withLine = x.find('@') != std::string::npos;
+                bool found = false;
+                for (auto& e : r.errors) {
+                    std::string k(skein::report::errorKindName(e.kind));
+                    if (withLine) k += "@" + std::to_string(e.location.line);
+                    if (k == x) found = true;
+                    if (withLine && e.otherLocation && std::string(skein::report::errorKindName(e.kind)) + "@" + std::to_string(e.otherLocation->line) == x) found = true;
+                }
+                EXPECT_TRUE(found) << where << ": expected error " << x;
+            }
+            std::set<std::string> kinds;
+            for (auto& e : r.errors) kinds.insert(std::string(skein::report::errorKindName(e.kind)));
+            std::set<std::string> expectedKinds;
+            for (auto& x : expected) expectedKinds.insert(x.substr(0, x.find('@')));
+            EXPECT_EQ(kinds, expectedKinds) << where << ": error kinds";
+        }
+    }
+
+private:
+    Expectation e_;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    testing::InitGoogleTest(&argc, argv);
+    for (Expectation& e : collect()) {
+        std::string name = e.file.stem().string() + "_L" + std::to_string(e.line);
+        std::string suite = e.file.parent_path().filename().string();
+        testing::RegisterTest(suite.c_str(), name.c_str(), nullptr, nullptr, e.file.string().c_str(), e.line,
+                              [e]() -> testing::Test* { return new CorpusTest(e); });
+    }
+    return RUN_ALL_TESTS();
+}

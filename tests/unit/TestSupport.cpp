@@ -1,0 +1,53 @@
+#include "tests/unit/TestSupport.h"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+namespace skein::test {
+
+static CheckRequest request(const std::string& source, const Options& o) {
+    CheckRequest req;
+    req.path = "test.c";
+    req.contents = source;
+    req.clangFlags = o.flags;
+    req.algorithm = o.algorithm;
+    req.options = o.explore;
+    return req;
+}
+
+report::CheckResult checkSource(const std::string& source, const Options& o) {
+    auto r = check(request(source, o));
+    if (!r) {
+        std::string all;
+        for (auto& d : r.error().diagnostics) all += report::formatLocation(d.location) + ": " + d.message + "\n";
+        ADD_FAILURE() << "program did not compile:\n" << all;
+        return {};
+    }
+    return *r;
+}
+
+CheckFailure failSource(const std::string& source, const Options& o) {
+    auto r = check(request(source, o));
+    if (r) {
+        ADD_FAILURE() << "program compiled, expected a failure";
+        return {};
+    }
+    return r.error();
+}
+
+std::vector<std::string> errorKinds(const report::CheckResult& r) {
+    std::vector<std::string> k;
+    for (auto& e : r.errors) k.emplace_back(report::errorKindName(e.kind));
+    std::sort(k.begin(), k.end());
+    k.erase(std::unique(k.begin(), k.end()), k.end());
+    return k;
+}
+
+std::string output(const report::CheckResult& r) {
+    std::string s;
+    for (auto& o : r.output) s += o.text;
+    return s;
+}
+
+} // namespace skein::test

@@ -1,0 +1,25 @@
+#pragma once
+// Helpers for in-process tests: check a C program given as text.
+#include <string>
+#include <vector>
+
+#include "core/Check.h"
+
+namespace skein::test {
+
+struct Options {
+    std::string algorithm = "dfs";
+    std::vector<std::string> flags;
+    explore::ExploreOptions explore;
+};
+
+// Compiles and explores `source` (named test.c). Fails the current test if it does not compile.
+report::CheckResult checkSource(const std::string& source, const Options& o = {});
+// The compile/lower failure for a source that must not compile.
+CheckFailure failSource(const std::string& source, const Options& o = {});
+// The error kinds found, sorted, e.g. {"assertion", "data_race"}.
+std::vector<std::string> errorKinds(const report::CheckResult& r);
+// Concatenated program output of the first complete execution.
+std::string output(const report::CheckResult& r);
+
+} // namespace skein::test
