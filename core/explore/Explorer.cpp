@@ -21,19 +21,16 @@ const ExplorerInfo* findExplorer(const std::string& name) {
     return nullptr;
 }
 
-bool ErrorCollector::add(report::ErrorReport base, const exec::Executor& ex,
-                         const std::vector<report::Decision>& schedule, int raceFirst, int raceSecond) {
-    std::string key = std::string(report::errorKindName(base.kind)) + "@" + report::formatLocation(base.location);
-    if (base.otherLocation) {
-        // A race is one error whichever access came first.
-        std::string a = report::formatLocation(base.location), b = report::formatLocation(*base.otherLocation);
-        key = "race@" + std::min(a, b) + "|" + std::max(a, b);
-    }
+bool ErrorCollector::known(const ErrorKey& key) {
     auto it = index_.find(key);
-    if (it != index_.end()) {
-        errors_[it->second].occurrences++;
-        return false;
-    }
+    if (it == index_.end()) return false;
+    errors_[it->second].occurrences++;
+    return true;
+}
+
+bool ErrorCollector::add(const ErrorKey& key, report::ErrorReport base, const exec::Executor& ex,
+                         const std::vector<report::Decision>& schedule, int raceFirst, int raceSecond) {
+    if (known(key)) return false;
     if (errors_.size() >= opts_.maxErrors) {
         limitReached_ = true;
         return true;
@@ -45,6 +42,54 @@ bool ErrorCollector::add(report::ErrorReport base, const exec::Executor& ex,
     if (observer_) observer_->onError(errors_.back());
     if (errors_.size() >= opts_.maxErrors) limitReached_ = true;
     return opts_.stopOnFirstError || limitReached_;
+}
+
+std::optional<std::pair<ErrorKey, report::ErrorReport>> terminalError(const exec::Executor& ex) {
+    const program::Program& p = ex.program();
+    report::ErrorReport rep;
+    if (ex.status() == exec::ExecStatus::Error || ex.status() == exec::ExecStatus::Unsupported) {
+        const exec::ExecError& err = *ex.error();
+        rep.kind = err.kind;
+        rep.message = err.message;
+        rep.thread = err.thread;
+        rep.location = p.sourceLocation(err.loc);
+        return std::pair{ErrorKey{err.kind, err.loc, 0}, std::move(rep)};
+    }
+    if (ex.status() != exec::ExecStatus::Running || ex.exclusiveThread() != model::kNoThread) return std::nullopt;
+    // No thread enabled and no atomic section holding the others back: every live thread waits on a lock, a join
+    // or a condition variable.
+    std::string who;
+    model::ThreadId first = model::kNoThread;
+    for (model::ThreadId t = 0; t < ex.numThreads(); ++t) {
+        if (ex.thread(t).state == exec::ThreadState::Finished) continue;
+        if (first == model::kNoThread) first = t;
+        who += (who.empty() ? "" : "; ") + std::string("thread ") + std::to_string(t) + " " + ex.describeBlocked(t);
+    }
+    if (first == model::kNoThread) return std::nullopt;
+    rep.kind = report::ErrorKind::Deadlock;
+    rep.thread = first;
+    uint32_t loc = ex.thread(first).pending.loc;
+    rep.location = p.sourceLocation(loc);
+    rep.message = "deadlock: " + who;
+    return std::pair{ErrorKey{report::ErrorKind::Deadlock, loc, 0}, std::move(rep)};
+}
+
+std::pair<ErrorKey, report::ErrorReport> raceError(const exec::Executor& ex, uint32_t first, uint32_t second) {
+    const program::Program& p = ex.program();
+    const model::Event& a = ex.trace()[first];
+    const model::Event& b = ex.trace()[second];
+    report::ErrorReport rep;
+    rep.kind = report::ErrorKind::DataRace;
+    rep.thread = b.tid;
+    rep.location = p.sourceLocation(b.loc);
+    rep.otherLocation = p.sourceLocation(a.loc);
+    rep.otherThread = a.tid;
+    std::string var = ex.describeAddress(b.addr);
+    rep.message = "data race on `" + var + "`: thread " + std::to_string(a.tid) + " " + (a.writes() ? "writes" : "reads") +
+                  " it at line " + std::to_string(rep.otherLocation->line) + ", unordered with thread " +
+                  std::to_string(b.tid) + "'s " + (b.writes() ? "write" : "read") + " at line " +
+                  std::to_string(rep.location.line);
+    return {ErrorKey::race(a.loc, b.loc), std::move(rep)};
 }
 
 double RunClock::elapsedMs() const {

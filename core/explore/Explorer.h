@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,14 +46,25 @@ struct ExplorerInfo {
 const std::vector<ExplorerInfo>& explorers();
 const ExplorerInfo* findExplorer(const std::string& name);
 
-// Deduplicates errors by (kind, location[, other location]) and builds each one's counterexample once.
+// Identifies a distinct error: its kind and the program locations involved (both accesses of a race, in
+// either order). Cheap to build, so an explorer can ask before it renders a report.
+struct ErrorKey {
+    report::ErrorKind kind;
+    uint32_t loc = 0, otherLoc = 0;
+    auto operator<=>(const ErrorKey&) const = default;
+    static ErrorKey race(uint32_t a, uint32_t b) { return {report::ErrorKind::DataRace, std::min(a, b), std::max(a, b)}; }
+};
+
+// Deduplicates errors by ErrorKey and builds each one's counterexample once.
 class ErrorCollector {
 public:
     ErrorCollector(const ExploreOptions& opts, Observer* obs) : opts_(opts), observer_(obs) {}
-    // Records an error of the execution the executor just ran (`schedule` replays it). Returns true when the
+    // True (and counts one more occurrence) when the error is already known.
+    bool known(const ErrorKey& key);
+    // Records a new error of the execution the executor just ran (`schedule` replays it). Returns true when the
     // exploration should stop (first error with --stop-on-first, or the error limit).
-    bool add(report::ErrorReport base, const exec::Executor& ex, const std::vector<report::Decision>& schedule,
-             int raceFirst = -1, int raceSecond = -1);
+    bool add(const ErrorKey& key, report::ErrorReport base, const exec::Executor& ex,
+             const std::vector<report::Decision>& schedule, int raceFirst = -1, int raceSecond = -1);
     std::vector<report::ErrorReport> take() { return std::move(errors_); }
     size_t size() const { return errors_.size(); }
     bool limitReached() const { return limitReached_; }
@@ -61,9 +73,15 @@ private:
     const ExploreOptions& opts_;
     Observer* observer_;
     std::vector<report::ErrorReport> errors_;
-    std::map<std::string, size_t> index_;
+    std::map<ErrorKey, size_t> index_;
     bool limitReached_ = false;
 };
+
+// The error an execution ended with (assertion, memory, ...), or a deadlock when no thread is enabled; shared by
+// the explorers. Returns the key and the report without trace (ErrorCollector adds it).
+std::optional<std::pair<ErrorKey, report::ErrorReport>> terminalError(const exec::Executor& ex);
+// A data race between events `first` and `second` of the executor's trace.
+std::pair<ErrorKey, report::ErrorReport> raceError(const exec::Executor& ex, uint32_t first, uint32_t second);
 
 // Budget/cancellation/progress bookkeeping shared by the explorers' main loops.
 class RunClock {

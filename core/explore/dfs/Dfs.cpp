@@ -113,20 +113,11 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
             ++st.events;
             if (opts.detectRaces && races.onEvent(e, eventIndex)) {
                 const auto& r = races.lastRace();
-                const Event& a = ex.trace()[r.first];
-                const Event& b = ex.trace()[r.second];
-                report::ErrorReport rep;
-                rep.kind = report::ErrorKind::DataRace;
-                rep.thread = b.tid;
-                rep.location = p.sourceLocation(b.loc);
-                rep.otherLocation = p.sourceLocation(a.loc);
-                rep.otherThread = a.tid;
-                std::string var = ex.describeAddress(b.addr);
-                rep.message = "data race on `" + var + "`: thread " + std::to_string(a.tid) + " " +
-                              (a.writes() ? "writes" : "reads") + " it at line " + std::to_string(rep.otherLocation->line) +
-                              ", unordered with thread " + std::to_string(b.tid) + "'s " +
-                              (b.writes() ? "write" : "read") + " at line " + std::to_string(rep.location.line);
-                if (errors.add(std::move(rep), ex, schedule, int(r.first), int(r.second))) stop = true;
+                ErrorKey key = ErrorKey::race(ex.trace()[r.first].loc, ex.trace()[r.second].loc);
+                if (!errors.known(key)) {
+                    auto [k, rep] = raceError(ex, r.first, r.second);
+                    if (errors.add(k, std::move(rep), ex, schedule, int(r.first), int(r.second))) stop = true;
+                }
             }
             ++eventIndex;
         }
@@ -147,13 +138,8 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
         case ExecStatus::Unsupported: {
             ++st.executions;
             traces.insert(mazurkiewiczHash(ex.trace()));
-            const exec::ExecError& err = *ex.error();
-            report::ErrorReport rep;
-            rep.kind = err.kind;
-            rep.message = err.message;
-            rep.thread = err.thread;
-            rep.location = p.sourceLocation(err.loc);
-            if (errors.add(std::move(rep), ex, schedule)) stop = true;
+            auto err = terminalError(ex);
+            if (err && errors.add(err->first, std::move(err->second), ex, schedule)) stop = true;
             if (ex.status() == ExecStatus::Unsupported) stop = true; // the program cannot be checked
             break;
         }
@@ -163,25 +149,12 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
             boundsSeen[ex.boundReason()] = true;
             break;
         case ExecStatus::Running: {
-            // No thread enabled: a deadlock when every live thread waits on a lock, a join or a condition;
-            // a blocked atomic section is not a deadlock but a blocked execution.
+            // No thread enabled: a deadlock, or a blocked atomic section (not an error).
             ++st.blocked;
-            if (ex.exclusiveThread() != model::kNoThread) break;
-            report::ErrorReport rep;
-            rep.kind = report::ErrorKind::Deadlock;
-            std::string who;
-            ThreadId first = model::kNoThread;
-            for (ThreadId t = 0; t < ex.numThreads(); ++t) {
-                if (ex.thread(t).state == exec::ThreadState::Finished) continue;
-                if (first == model::kNoThread) first = t;
-                who += (who.empty() ? "" : "; ") + std::string("thread ") + std::to_string(t) + " " + ex.describeBlocked(t);
+            if (auto err = terminalError(ex)) {
+                traces.insert(mazurkiewiczHash(ex.trace()));
+                if (errors.add(err->first, std::move(err->second), ex, schedule)) stop = true;
             }
-            if (first == model::kNoThread) break;
-            rep.thread = first;
-            rep.location = p.sourceLocation(ex.thread(first).pending.loc);
-            rep.message = "deadlock: " + who;
-            traces.insert(mazurkiewiczHash(ex.trace()));
-            if (errors.add(std::move(rep), ex, schedule)) stop = true;
             break;
         }
         }
