@@ -4,6 +4,7 @@
 
 #include "core/explore/TraceBuilder.h"
 #include "core/explore/dfs/Dfs.h"
+#include "core/explore/unfolding/Qpor.h"
 
 namespace skein::explore {
 
@@ -11,6 +12,8 @@ const std::vector<ExplorerInfo>& explorers() {
     static const std::vector<ExplorerInfo> list = {
         {"dfs", "all interleavings of visible events, no reduction (the test oracle; counts Mazurkiewicz traces)",
          &dfs::explore},
+        {"qpor", "Quasi-Optimal POR over the unfolding (--alt=sdpor|kN|optimal); counts sleep-set blocked runs",
+         &unfolding::explore},
     };
     return list;
 }

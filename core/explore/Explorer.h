@@ -23,6 +23,9 @@ struct ExploreOptions {
     bool stopOnFirstError = false;
     uint32_t maxErrors = 32;     // distinct errors reported; exploration stops when reached
     bool detectRaces = true;
+    // qpor: how alternatives are computed (sdpor, k1, k2, ..., optimal) and the skip step of its trees.
+    std::string alt = "optimal";
+    unsigned skipStep = 4;
     // Polled between executions and every few thousand steps: true = stop now (the result is bounded).
     std::function<bool()> cancelled;
 };

@@ -2,6 +2,7 @@
 // What a check produces, as plain C++ data (DESIGN.md "core/report"). The server converts these to JSON,
 // SARIF, DOT or LSP at its edge; nothing in core knows those formats.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -91,6 +92,7 @@ struct Stats {
     uint64_t instructions = 0; // interpreted IR instructions over the whole run
     std::optional<uint64_t> mazurkiewiczTraces; // dfs only
     std::optional<uint64_t> finalStates;        // distinct final-state hashes (dfs)
+    std::map<std::string, double> extra;        // per-algorithm counters and phase times
     double elapsedMs = 0;
     double compileMs = 0;
     uint64_t peakRssKb = 0;

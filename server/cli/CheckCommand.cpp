@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "core/Check.h"
+#include "core/explore/unfolding/Qpor.h"
 #include "server/cli/Commands.h"
 #include "server/cli/Outputs.h"
 #include "server/protocol/ResultJson.h"
@@ -17,7 +18,9 @@ namespace {
 const char* kHelp = R"(usage: skein check [options] FILE.c [-- clang flags]
 
 exploration:
-  --algo=NAME            explorer: dfs (default)
+  --algo=NAME            explorer: dfs (default) or qpor
+  --alt=MODE             qpor's alternatives: sdpor, k1, k2, ..., optimal (default)
+  --skip-step=N          qpor's tree skip-list step (default 4)
   --unroll=N             bound each loop to N iterations per entry (0 = unbounded, the default;
                          side-effect-free spin loops never need it)
   --max-steps=N          interpreted instructions per thread per execution (default 5000000)
@@ -108,6 +111,12 @@ std::optional<std::string> parseCheckArgs(const std::vector<std::string>& args, 
                 for (auto& e : explore::explorers()) names += " " + e.name;
                 return "unknown algorithm `" + req.algorithm + "` (available:" + names + ")";
             }
+        } else if (a.rfind("--alt=", 0) == 0) {
+            req.options.alt = value(a);
+            if (!explore::unfolding::parseAltMode(req.options.alt))
+                return "bad value in " + a + " (expected sdpor, k1, k2, ..., or optimal)";
+        } else if (a.rfind("--skip-step=", 0) == 0) {
+            if (!numberOpt(req.options.skipStep) || req.options.skipStep < 2) return "bad value in " + a;
         } else if (a.rfind("--unroll=", 0) == 0) {
             if (!numberOpt(req.options.exec.unroll)) return "bad value in " + a;
         } else if (a.rfind("--max-steps=", 0) == 0) {

@@ -14,6 +14,15 @@ struct TreeNode {
     uint32_t depth = 0;         // ≥ 1 once attached
     uint8_t levels = 0;         // skip pointers stored
     std::unique_ptr<TreeNode*[]> skip; // skip[j-1] = ancestor at depth − s^j
+    void* owner = nullptr;             // the event this node belongs to
+
+    TreeNode() = default;
+    // Nodes are attached in place; copying yields a fresh, unattached node (used when event descriptions that
+    // embed a node are copied before the event exists).
+    TreeNode(const TreeNode&) {}
+    TreeNode& operator=(const TreeNode&) { return *this; }
+    TreeNode(TreeNode&&) = default;
+    TreeNode& operator=(TreeNode&&) = default;
 
     // Links `n` under `parent` (null = root) with skip step `s` ≥ 2.
     void attach(TreeNode* parentNode, unsigned s);

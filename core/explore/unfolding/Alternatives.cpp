@@ -1,0 +1,104 @@
+// Alt(C, D ∪ {e}) through the comb (QPOR Def. 5, Def. 6 and the five steps under it):
+//   1. select k events of D (e first, then the most recently added);
+//   2. spike i = the events of U in conflict with the i-th selected event;
+//   3. drop from each spike the events ê with [ê] ∪ C not a configuration or [ê] ∩ D ≠ ∅;
+//   4. find a combination of pairwise non-conflicting events;
+//   5. J = the union of their local configurations.
+// `optimal` selects all of D (an alternative, Def. 4); `kN` selects N; `sdpor` selects 1 and marks only one
+// event ahead (the paper's framing of Source-DPOR: singleton clues, which can end in sleep-set blocked runs).
+#include <algorithm>
+
+#include "core/explore/unfolding/QporImpl.h"
+
+namespace skein::explore::unfolding {
+
+std::vector<UEvent*> QporExplorer::collectD(const Node& n) const {
+    // Most recent first: this node's additions (newest last), then the ancestors'.
+    std::vector<UEvent*> d;
+    for (size_t i = stack_.size(); i-- > 0;) {
+        const std::vector<UEvent*>& dl = stack_[i].Dlocal;
+        for (size_t j = dl.size(); j-- > 0;) d.push_back(dl[j]);
+    }
+    return d;
+}
+
+std::optional<std::vector<UEvent*>> QporExplorer::alternative(const Node& n) {
+    auto t0 = std::chrono::steady_clock::now();
+    ++alternatives_;
+    std::vector<UEvent*> D = collectD(n);
+    size_t k = altK_ <= 0 ? D.size() : std::min<size_t>(size_t(altK_), D.size());
+    if (altK_ < 0) k = 1;
+    std::vector<UEvent*> selected(D.begin(), D.begin() + long(k));
+
+    auto excluded = [&](UEvent* x) {
+        if (es_.conflictsWith(x, F_)) return true; // [x] ∪ C is not a configuration
+        for (UEvent* d : D)
+            if (es_.leq(d, x)) return true;        // [x] ∩ D ≠ ∅
+        return false;
+    };
+    std::vector<std::vector<UEvent*>> spikes(k);
+    es_.forEachInU([&](UEvent* x) {
+        bool checked = false, bad = false;
+        for (size_t i = 0; i < k; ++i) {
+            if (!es_.conflict(x, selected[i])) continue;
+            if (!checked) {
+                bad = excluded(x);
+                checked = true;
+            }
+            if (!bad) spikes[i].push_back(x);
+        }
+    });
+    for (auto& s : spikes) {
+        combSpikeEvents_ += s.size();
+        // Deterministic order: events created first first.
+        std::sort(s.begin(), s.end(), [](UEvent* a, UEvent* b) { return a->id < b->id; });
+    }
+    // Step 4: a combination of pairwise non-conflicting events (depth-first over the spikes).
+    std::vector<UEvent*> combo;
+    std::function<bool(size_t)> search = [&](size_t i) -> bool {
+        if (i == k) return true;
+        for (UEvent* x : spikes[i]) {
+            bool ok = true;
+            for (UEvent* y : combo)
+                if (y != x && es_.conflict(x, y)) {
+                    ok = false;
+                    break;
+                }
+            if (!ok) continue;
+            combo.push_back(x);
+            if (search(i + 1)) return true;
+            combo.pop_back();
+        }
+        return false;
+    };
+    bool found = k > 0 && search(0);
+    msComb_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!found) {
+        ++altFailures_;
+        return std::nullopt;
+    }
+    // Step 5: J \ C, the events of the combination's local configurations outside C.
+    std::vector<UEvent*> out, todo(combo.begin(), combo.end());
+    std::unordered_set<UEvent*> seen;
+    while (!todo.empty()) {
+        UEvent* x = todo.back();
+        todo.pop_back();
+        if (!x || seen.count(x) || F_.contains(x)) continue;
+        seen.insert(x);
+        out.push_back(x);
+        for (UEvent* p : predecessors(*x)) todo.push_back(p);
+    }
+    if (altK_ < 0 && !out.empty()) {
+        // sdpor: only one event ahead — a minimal event of J \ C (its history lies in C).
+        std::sort(out.begin(), out.end(), [](UEvent* a, UEvent* b) { return a->id < b->id; });
+        for (UEvent* x : out) {
+            bool minimal = true;
+            for (UEvent* p : predecessors(*x))
+                if (!F_.contains(p)) minimal = false;
+            if (minimal) return std::vector<UEvent*>{x};
+        }
+    }
+    return out;
+}
+
+} // namespace skein::explore::unfolding

@@ -1,0 +1,88 @@
+#pragma once
+// Events of the unfolding (QPOR Sec. 2, Def. 1): an event is an action of one thread after a history. The
+// history is kept implicitly: the thread predecessor pt(e), the extra causes (thread creation, join, the signal
+// that woke a waiter), and for every shared resource the event accesses, its parent in that resource's tree
+// (Sec. 5.1). Memory words are resources too (the paper's model has only mutexes; Skein's has memory): a write
+// is a node of the word's write tree, a read points at the write it reads from. See DESIGN.md.
+#include <cstdint>
+#include <vector>
+
+#include "core/explore/unfolding/Tree.h"
+#include "core/model/Event.h"
+
+namespace skein::explore::unfolding {
+
+using model::ThreadId;
+
+enum class ResKind : uint8_t { Memory, Mutex, Cond };
+
+struct Resource {
+    uint64_t addr = 0; // Memory: a 4-byte word (model::kWordSize); Mutex/Cond: the object's address
+    ResKind kind = ResKind::Memory;
+    auto operator<=>(const Resource&) const = default;
+};
+
+enum class Mode : uint8_t {
+    Read,  // reads a memory word: `parent` is the write read from (null: the initial value)
+    Write, // writes a memory word (an RMW too: it reads its parent): a node of the word's write tree
+    Sync,  // an operation on a mutex or condition variable: a node of its tree (all such pairs are dependent)
+};
+
+struct UEvent;
+
+struct Access {
+    Resource res;
+    Mode mode = Mode::Read;
+    UEvent* parent = nullptr; // see Mode
+    TreeNode node;            // Write/Sync: this event's node in the resource tree
+};
+
+// The causal summary of a local configuration [e] (Def. 7 generalised): the <-maximal event of every thread
+// (tmax), of every resource tree, and for every (word, thread) the last read of the word by the thread.
+struct SummaryEntry {
+    Resource res;
+    ThreadId reader = model::kNoThread; // kNoThread: the tree maximum; otherwise that thread's last read
+    UEvent* ev = nullptr;
+    bool sameKey(const SummaryEntry& o) const { return res == o.res && reader == o.reader; }
+    bool operator<(const SummaryEntry& o) const { return res != o.res ? res < o.res : reader < o.reader; }
+};
+
+struct Summary {
+    std::vector<UEvent*> tmax;          // by thread
+    std::vector<SummaryEntry> entries;  // sorted
+    UEvent* threadMax(ThreadId t) const { return t < tmax.size() ? tmax[t] : nullptr; }
+    const SummaryEntry* find(const Resource& r, ThreadId reader) const;
+};
+
+struct UEvent {
+    uint64_t id = 0;       // creation order; deterministic
+    ThreadId thread = 0;
+    uint32_t choice = 0;   // which outcome of the thread's action (nondet value, woken waiter); 0 otherwise
+    UEvent* pt = nullptr;  // previous event of the same thread
+    std::vector<UEvent*> causes; // create / joined thread's last event / waking signal, then reads before writes
+    uint32_t baseCauses = 0;     // how many leading causes are not reads-before-writes
+    std::vector<Access> accesses;
+    TreeNode tnode;        // node in the thread's tree
+    Summary summary;       // of [e], e included
+    model::Event label;    // kind and address of the action (values are known once executed)
+    std::vector<uint64_t> key; // identity in the index (EventStructure::keyOf)
+
+    // Bookkeeping of the exploration.
+    bool inU = false;
+    uint32_t inD = 0;      // D membership count
+    bool marked = false;   // garbage collection
+
+    const Access* access(const Resource& r) const {
+        for (const Access& a : accesses)
+            if (a.res == r) return &a;
+        return nullptr;
+    }
+    bool isWrite(const Resource& r) const {
+        const Access* a = access(r);
+        return a && a->mode != Mode::Read;
+    }
+};
+
+inline UEvent* ownerOf(const TreeNode* n) { return n ? static_cast<UEvent*>(n->owner) : nullptr; }
+
+} // namespace skein::explore::unfolding

@@ -1,0 +1,340 @@
+#include "core/explore/unfolding/EventStructure.h"
+
+#include <algorithm>
+
+namespace skein::explore::unfolding {
+
+namespace {
+constexpr uint64_t kWord = 4; // dependence granularity: model::dependent uses the same
+}
+
+std::vector<uint64_t> wordsOf(uint64_t addr, uint64_t size) {
+    std::vector<uint64_t> w;
+    if (size == 0) return w;
+    for (uint64_t a = addr & ~(kWord - 1); a < addr + size; a += kWord) w.push_back(a);
+    return w;
+}
+
+const SummaryEntry* Summary::find(const Resource& r, ThreadId reader) const {
+    SummaryEntry key{r, reader, nullptr};
+    auto it = std::lower_bound(entries.begin(), entries.end(), key);
+    return it != entries.end() && it->sameKey(key) ? &*it : nullptr;
+}
+
+// ---- Frontier ------------------------------------------------------------------------------------------------
+
+void Frontier::setEntry(const Resource& r, ThreadId reader, UEvent* e) {
+    auto key = std::make_pair(r, reader);
+    auto it = entries_.find(key);
+    undo_.push_back({Undo::Entry, 0, key, it == entries_.end() ? nullptr : it->second});
+    entries_[key] = e;
+}
+
+void Frontier::push(UEvent* e) {
+    undoMarks_.push_back(undo_.size());
+    events_.push_back(e);
+    if (tmax_.size() <= e->thread) tmax_.resize(e->thread + 1, nullptr);
+    undo_.push_back({Undo::Tmax, e->thread, {}, tmax_[e->thread]});
+    tmax_[e->thread] = e;
+    for (const Access& a : e->accesses) {
+        if (a.mode == Mode::Read) {
+            setEntry(a.res, e->thread, e);
+            reads_[a.res].push_back(e);
+            undo_.push_back({Undo::Read, 0, {a.res, 0}, nullptr});
+        } else {
+            setEntry(a.res, model::kNoThread, e);
+        }
+    }
+}
+
+void Frontier::pop() {
+    size_t mark = undoMarks_.back();
+    undoMarks_.pop_back();
+    while (undo_.size() > mark) {
+        Undo u = undo_.back();
+        undo_.pop_back();
+        switch (u.kind) {
+        case Undo::Tmax: tmax_[u.t] = u.old; break;
+        case Undo::Entry:
+            if (u.old) entries_[u.key] = u.old;
+            else entries_.erase(u.key);
+            break;
+        case Undo::Read: reads_[u.key.first].pop_back(); break;
+        }
+    }
+    events_.pop_back();
+}
+
+UEvent* Frontier::treeMax(const Resource& r) const {
+    auto it = entries_.find({r, model::kNoThread});
+    return it == entries_.end() ? nullptr : it->second;
+}
+
+UEvent* Frontier::lastRead(const Resource& r, ThreadId t) const {
+    auto it = entries_.find({r, t});
+    return it == entries_.end() ? nullptr : it->second;
+}
+
+const std::vector<UEvent*>& Frontier::readsOf(const Resource& r) const {
+    static const std::vector<UEvent*> none;
+    auto it = reads_.find(r);
+    return it == reads_.end() ? none : it->second;
+}
+
+bool Frontier::contains(const UEvent* e) const {
+    UEvent* m = threadMax(e->thread);
+    return m && isAncestorOrSelf(&e->tnode, &m->tnode, step_);
+}
+
+// ---- Causality and conflict -----------------------------------------------------------------------------------
+
+namespace {
+const TreeNode* nodeIn(const UEvent* e, const Resource& r) {
+    if (!e) return nullptr;
+    const Access* a = e->access(r);
+    return a && a->mode != Mode::Read ? &a->node : nullptr;
+}
+} // namespace
+
+bool EventStructure::leq(const UEvent* a, const UEvent* b) const {
+    if (a == b) return true;
+    if (!a) return true;
+    if (!b) return false;
+    const UEvent* m = b->summary.threadMax(a->thread);
+    return m && isAncestorOrSelf(&a->tnode, &m->tnode, step_);
+}
+
+// The memory part of Theorem 5.1 generalised: a's last reads of a word must not be overtaken by a write of b's
+// chain that a does not know about. For a read r of word x by thread j reading from w, and b's last write to x
+// w_b with w a strict ancestor of w_b in x's write tree, the write right after w on the way to w_b must
+// causally follow r; otherwise r and that write are dependent and unordered: conflict.
+bool EventStructure::memoryConflict(const UEvent* a, const Summary& b, const UEvent*) const {
+    for (const SummaryEntry& en : a->summary.entries) {
+        if (en.res.kind != ResKind::Memory || en.reader == model::kNoThread) continue;
+        const SummaryEntry* wb = b.find(en.res, model::kNoThread);
+        if (!wb) continue;
+        const UEvent* r = en.ev;
+        const Access* ra = r->access(en.res);
+        const UEvent* rf = ra ? ra->parent : nullptr;
+        if (rf == wb->ev) continue;
+        const TreeNode* whi = nodeIn(wb->ev, en.res);
+        const TreeNode* rfNode = nodeIn(rf, en.res);
+        if (!isAncestorOrSelf(rfNode, whi, step_)) continue; // b's chain is shorter, or branched (tree check)
+        const UEvent* next = ownerOf(ancestorAtDepth(whi, rfNode ? rfNode->depth + 1 : 1, step_));
+        if (!leq(r, next)) return true;
+    }
+    return false;
+}
+
+bool EventStructure::conflict(const UEvent* a, const UEvent* b) const {
+    if (a == b || leq(a, b) || leq(b, a)) return false;
+    const Summary& sa = a->summary;
+    const Summary& sb = b->summary;
+    size_t n = std::min(sa.tmax.size(), sb.tmax.size());
+    for (size_t t = 0; t < n; ++t) {
+        const UEvent* x = sa.tmax[t];
+        const UEvent* y = sb.tmax[t];
+        if (x && y && !ordered(&x->tnode, &y->tnode, step_)) return true;
+    }
+    // Resource trees: merge the two sorted entry lists.
+    auto ia = sa.entries.begin(), ib = sb.entries.begin();
+    while (ia != sa.entries.end() && ib != sb.entries.end()) {
+        if (*ia < *ib) ++ia;
+        else if (*ib < *ia) ++ib;
+        else {
+            if (ia->reader == model::kNoThread && !ordered(nodeIn(ia->ev, ia->res), nodeIn(ib->ev, ib->res), step_))
+                return true;
+            ++ia;
+            ++ib;
+        }
+    }
+    return memoryConflict(a, sb, b) || memoryConflict(b, sa, a);
+}
+
+bool EventStructure::conflictsWith(const UEvent* e, const Frontier& c) const {
+    if (c.contains(e)) return false;
+    const Summary& se = e->summary;
+    for (size_t t = 0; t < se.tmax.size(); ++t) {
+        const UEvent* x = se.tmax[t];
+        const UEvent* y = c.threadMax(ThreadId(t));
+        if (x && y && !ordered(&x->tnode, &y->tnode, step_)) return true;
+    }
+    for (const SummaryEntry& en : se.entries) {
+        if (en.reader == model::kNoThread) {
+            const UEvent* y = c.treeMax(en.res);
+            if (y && !ordered(nodeIn(en.ev, en.res), nodeIn(y, en.res), step_)) return true;
+            if (en.res.kind != ResKind::Memory) continue;
+            // C's last reads of the word against e's chain (symmetric to memoryConflict).
+            const TreeNode* whi = nodeIn(en.ev, en.res);
+            bool bad = false;
+            c.forEachLastRead(en.res, [&](ThreadId, UEvent* r) {
+                if (bad) return;
+                const UEvent* rf = r->access(en.res)->parent;
+                if (rf == en.ev) return;
+                const TreeNode* rfNode = nodeIn(rf, en.res);
+                if (!isAncestorOrSelf(rfNode, whi, step_)) return;
+                const UEvent* next = ownerOf(ancestorAtDepth(whi, rfNode ? rfNode->depth + 1 : 1, step_));
+                if (!leq(r, next)) bad = true;
+            });
+            if (bad) return true;
+        } else if (en.res.kind == ResKind::Memory) {
+            // e's last read against C's chain of the word.
+            const UEvent* wc = c.treeMax(en.res);
+            if (!wc) continue;
+            const UEvent* r = en.ev;
+            const UEvent* rf = r->access(en.res)->parent;
+            if (rf == wc) continue;
+            const TreeNode* whi = nodeIn(wc, en.res);
+            const TreeNode* rfNode = nodeIn(rf, en.res);
+            if (!isAncestorOrSelf(rfNode, whi, step_)) continue;
+            const UEvent* next = ownerOf(ancestorAtDepth(whi, rfNode ? rfNode->depth + 1 : 1, step_));
+            if (!leq(r, next)) return true;
+        }
+    }
+    return false;
+}
+
+// ---- Creation ------------------------------------------------------------------------------------------------
+
+std::vector<UEvent*> predecessors(const UEvent& e) {
+    std::vector<UEvent*> p;
+    if (e.pt) p.push_back(e.pt);
+    for (UEvent* c : e.causes)
+        if (c) p.push_back(c);
+    for (const Access& a : e.accesses)
+        if (a.parent) p.push_back(a.parent);
+    return p;
+}
+
+size_t EventStructure::KeyHash::operator()(const std::vector<uint64_t>& k) const {
+    uint64_t h = 1469598103934665603ull;
+    for (uint64_t v : k) h = (h ^ v) * 1099511628211ull;
+    return size_t(h);
+}
+
+std::vector<uint64_t> EventStructure::keyOf(const UEvent& e) const {
+    // (thread, choice, action, canonical set of maximal predecessors): determines the history, hence the event.
+    std::vector<UEvent*> preds = predecessors(e);
+    std::vector<UEvent*> maximal;
+    for (UEvent* p : preds) {
+        bool dominated = false;
+        for (UEvent* q : preds)
+            if (q != p && leq(p, q)) dominated = true;
+        if (!dominated && std::find(maximal.begin(), maximal.end(), p) == maximal.end()) maximal.push_back(p);
+    }
+    std::sort(maximal.begin(), maximal.end(), [](UEvent* x, UEvent* y) { return x->id < y->id; });
+    std::vector<uint64_t> key = {e.thread, e.choice, uint64_t(e.label.kind), e.label.addr, e.pt ? e.pt->id : 0};
+    for (UEvent* p : maximal) key.push_back(p->id);
+    return key;
+}
+
+Summary EventStructure::mergeSummaries(const std::vector<UEvent*>& events) const {
+    Summary s;
+    for (UEvent* p : events) {
+        if (!p) continue;
+        const Summary& ps = p->summary;
+        if (s.tmax.size() < ps.tmax.size()) s.tmax.resize(ps.tmax.size(), nullptr);
+        for (size_t t = 0; t < ps.tmax.size(); ++t) {
+            UEvent* x = ps.tmax[t];
+            if (x && (!s.tmax[t] || s.tmax[t]->tnode.depth < x->tnode.depth)) s.tmax[t] = x;
+        }
+        std::vector<SummaryEntry> merged;
+        merged.reserve(s.entries.size() + ps.entries.size());
+        auto ia = s.entries.cbegin();
+        auto ib = ps.entries.cbegin();
+        auto later = [&](const SummaryEntry& x, const SummaryEntry& y) {
+            // Both entries lie in one configuration: they are ordered; keep the later one.
+            if (x.reader == model::kNoThread) return nodeIn(x.ev, x.res)->depth >= nodeIn(y.ev, y.res)->depth ? x : y;
+            return x.ev->tnode.depth >= y.ev->tnode.depth ? x : y;
+        };
+        while (ia != s.entries.end() || ib != ps.entries.end()) {
+            if (ib == ps.entries.end() || (ia != s.entries.end() && *ia < *ib)) merged.push_back(*ia++);
+            else if (ia == s.entries.end() || *ib < *ia) merged.push_back(*ib++);
+            else merged.push_back(later(*ia++, *ib++));
+        }
+        s.entries = std::move(merged);
+    }
+    return s;
+}
+
+UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
+    auto e = std::make_unique<UEvent>();
+    e->thread = spec.thread;
+    e->choice = spec.choice;
+    e->label = spec.label;
+    e->pt = spec.pt;
+    e->causes = spec.causes;
+    e->baseCauses = spec.baseCauses;
+    e->accesses = spec.accesses;
+    std::vector<uint64_t> key = keyOf(*e);
+    auto it = index_.find(key);
+    if (it != index_.end()) {
+        if (created) *created = false;
+        return it->second;
+    }
+    UEvent* ev = e.get();
+    ev->id = nextId_++;
+    ev->tnode.owner = ev;
+    ev->tnode.attach(ev->pt ? &ev->pt->tnode : nullptr, step_);
+    for (Access& a : ev->accesses) {
+        if (a.mode == Mode::Read) continue;
+        a.node.owner = ev;
+        a.node.attach(const_cast<TreeNode*>(nodeIn(a.parent, a.res)), step_);
+    }
+    // Summary of [e]: the causal maximum over the predecessors' summaries, then e itself.
+    ev->summary = mergeSummaries(predecessors(*ev));
+    Summary& s = ev->summary;
+    if (s.tmax.size() <= ev->thread) s.tmax.resize(ev->thread + 1, nullptr);
+    s.tmax[ev->thread] = ev;
+    for (const Access& a : ev->accesses) {
+        SummaryEntry own{a.res, a.mode == Mode::Read ? ev->thread : model::kNoThread, ev};
+        auto pos = std::lower_bound(s.entries.begin(), s.entries.end(), own);
+        if (pos != s.entries.end() && pos->sameKey(own)) *pos = own;
+        else s.entries.insert(pos, own);
+    }
+    ev->key = key;
+    index_.emplace(std::move(key), ev);
+    events_.push_back(std::move(e));
+    if (created) *created = true;
+    return ev;
+}
+
+void EventStructure::addToU(UEvent* e) {
+    if (!e->inU) {
+        e->inU = true;
+        ++uSize_;
+    }
+}
+
+void EventStructure::removeFromU(UEvent* e) {
+    if (e->inU) {
+        e->inU = false;
+        --uSize_;
+    }
+}
+
+void EventStructure::collect(const std::vector<UEvent*>& roots) {
+    std::vector<UEvent*> stack(roots.begin(), roots.end());
+    for (auto& e : events_)
+        if (e->inU || e->inD) stack.push_back(e.get());
+    while (!stack.empty()) {
+        UEvent* e = stack.back();
+        stack.pop_back();
+        if (!e || e->marked) continue;
+        e->marked = true;
+        for (UEvent* p : predecessors(*e)) stack.push_back(p);
+    }
+    // Unindex first (keys are stored), then free: no freed event is looked at.
+    for (auto& e : events_)
+        if (!e->marked) index_.erase(e->key);
+    size_t kept = 0;
+    for (auto& e : events_) {
+        if (!e->marked) continue;
+        e->marked = false;
+        if (&events_[kept] != &e) events_[kept] = std::move(e);
+        ++kept;
+    }
+    events_.resize(kept);
+}
+
+} // namespace skein::explore::unfolding

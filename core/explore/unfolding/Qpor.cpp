@@ -1,0 +1,312 @@
+// Alg. 1 of QPOR, iteratively: a stack of nodes, one per event of the current execution. A node stands for the
+// successive calls Explore(C_d, D ∪ {e_1..e_i}, A) at configuration C_d (the first d events). The executor holds
+// state(C) and is re-run from the start (replay) whenever the exploration returns to a shorter C.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/explore/TraceBuilder.h"
+#include "core/explore/unfolding/QporImpl.h"
+
+namespace skein::explore::unfolding {
+
+using exec::ExecStatus;
+using model::EventKind;
+
+std::optional<int> parseAltMode(const std::string& s) {
+    if (s == "optimal") return 0;
+    if (s == "sdpor") return -1;
+    if (s.size() >= 2 && s[0] == 'k') {
+        int k = 0;
+        for (size_t i = 1; i < s.size(); ++i) {
+            if (s[i] < '0' || s[i] > '9' || k > 100000) return std::nullopt;
+            k = k * 10 + (s[i] - '0');
+        }
+        if (k >= 1) return k;
+    }
+    return std::nullopt;
+}
+
+QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK)
+    : prog_(p), opts_(o), obs_(obs), altK_(altK), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
+      F_(std::max(2u, o.skipStep)), errors_(o, obs), clock_(o) {}
+
+void QporExplorer::resetExecution() {
+    ex_.reset();
+    exDepth_ = 0;
+    createdBy_.assign(1, 0);
+    createOf_.assign(1, nullptr);
+    wakers_.assign(1, nullptr);
+}
+
+// Brings the executor to state(C_depth) by replaying the decisions of the first `depth` nodes.
+void QporExplorer::ensureExecutorAt(size_t depth) {
+    if (exDepth_ == depth) return;
+    auto t0 = std::chrono::steady_clock::now();
+    resetExecution();
+    for (size_t i = 0; i < depth; ++i) {
+        const Node& n = stack_[i];
+        const model::Event& ev = ex_.step(n.decision.thread, n.decision.choice);
+        UEvent* e = n.e;
+        e->label.value = ev.value;
+        e->label.value2 = ev.value2;
+        ++exDepth_;
+        if (ev.kind == EventKind::ThreadCreate) {
+            if (createOf_.size() <= ev.value) createOf_.resize(ev.value + 1, nullptr), wakers_.resize(ev.value + 1, nullptr);
+            createOf_[ev.value] = e;
+        }
+        if (ev.kind == EventKind::CondSignal && ev.value) wakers_[ev.value - 1] = e;
+    }
+    msExec_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Runs e (enabled at C) in the executor and adds it to C with the conflicting extensions it creates.
+void QporExplorer::execute(UEvent* e, report::Decision d) {
+    auto t0 = std::chrono::steady_clock::now();
+    // Before a broadcast, the threads it will wake.
+    std::vector<ThreadId> woken;
+    if (e->label.kind == EventKind::CondBroadcast)
+        for (ThreadId t = 0; t < ex_.numThreads(); ++t)
+            if (ex_.thread(t).state == exec::ThreadState::BlockedCond && ex_.thread(t).waitObject == e->label.addr)
+                woken.push_back(t);
+    size_t threadsBefore = ex_.numThreads();
+    const model::Event& ev = ex_.step(d.thread, d.choice);
+    ++exDepth_;
+    ++result_.stats.events;
+    e->label.value = ev.value;
+    e->label.value2 = ev.value2;
+    e->label.rmwWrote = ev.rmwWrote;
+    if (ev.kind == EventKind::ThreadCreate) {
+        ThreadId child = ThreadId(ev.value);
+        // Thread identity must not depend on the interleaving: the k-th thread a thread creates always gets
+        // the same id (true when threads are created by one thread, e.g. main).
+        uint32_t k = createdBy_.size() > d.thread ? createdBy_[d.thread]++ : 0;
+        auto [it, fresh] = canonNames_.try_emplace({d.thread, k}, child);
+        if (!fresh && it->second != child)
+            unsupported_ = "qpor needs thread ids independent of the interleaving; here threads are created "
+                           "concurrently by several threads (use --algo=dfs)";
+        if (createdBy_.size() <= child) createdBy_.resize(child + 1, 0);
+        if (createOf_.size() <= child) createOf_.resize(child + 1, nullptr), wakers_.resize(child + 1, nullptr);
+        createOf_[child] = e;
+    }
+    (void)threadsBefore;
+    if (ev.kind == EventKind::CondSignal && ev.value) wakers_[ev.value - 1] = e;
+    for (ThreadId t : woken) wakers_[t] = e;
+    msExec_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    F_.push(e);
+    addConflictingExtensions(e);
+}
+
+void QporExplorer::recordMaximal() {
+    report::Stats& st = result_.stats;
+    st.instructions += ex_.instructions();
+    if (ex_.sampledNondet()) sampled_ = true;
+    std::vector<report::Decision> schedule;
+    for (size_t i = 0; i + 1 < stack_.size(); ++i) schedule.push_back(stack_[i].decision);
+    if (opts_.detectRaces) {
+        races_.reset();
+        const auto& trace = ex_.trace();
+        for (uint32_t i = 0; i < trace.size(); ++i)
+            if (races_.onEvent(trace[i], i)) {
+                const auto& r = races_.lastRace();
+                ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
+                if (!errors_.known(key)) {
+                    auto [k, rep] = raceError(ex_, r.first, r.second);
+                    if (errors_.add(k, std::move(rep), ex_, schedule, int(r.first), int(r.second))) stop_ = true;
+                }
+            }
+    }
+    if (firstOutput_ && ex_.status() == ExecStatus::Finished) {
+        result_.output = ex_.output();
+        firstOutput_ = false;
+    }
+    switch (ex_.status()) {
+    case ExecStatus::Finished: ++st.executions; break;
+    case ExecStatus::Error:
+    case ExecStatus::Unsupported: {
+        ++st.executions;
+        auto err = terminalError(ex_);
+        if (err && errors_.add(err->first, std::move(err->second), ex_, schedule)) stop_ = true;
+        if (ex_.status() == ExecStatus::Unsupported) stop_ = true;
+        break;
+    }
+    case ExecStatus::Cut: ++st.blocked; break;
+    case ExecStatus::Bounded:
+        ++st.bounded;
+        boundsSeen_[ex_.boundReason()] = true;
+        break;
+    case ExecStatus::Running:
+        ++st.blocked;
+        if (auto err = terminalError(ex_))
+            if (errors_.add(err->first, std::move(err->second), ex_, schedule)) stop_ = true;
+        break;
+    }
+}
+
+// U := U ∩ Q_{C,D} (Alg. 1, line 13): keep C, D and the events in conflict with C ∪ D; then free what no kept
+// event's history needs. Amortised: only when U has doubled since the last pruning.
+void QporExplorer::prune() {
+    if (es_.uSize() < pruneThreshold_) return;
+    std::vector<UEvent*> D;
+    for (const Node& n : stack_) D.insert(D.end(), n.Dlocal.begin(), n.Dlocal.end());
+    std::vector<UEvent*> drop;
+    es_.forEachInU([&](UEvent* x) {
+        if (x->inD || F_.contains(x) || es_.conflictsWith(x, F_)) return;
+        for (UEvent* d : D)
+            if (es_.conflict(x, d)) return;
+        drop.push_back(x);
+    });
+    for (UEvent* x : drop) es_.removeFromU(x);
+    std::vector<UEvent*> roots(F_.events().begin(), F_.events().end());
+    for (const Node& n : stack_) roots.insert(roots.end(), n.A.begin(), n.A.end());
+    for (UEvent* c : createOf_) roots.push_back(c);
+    for (UEvent* w : wakers_) roots.push_back(w);
+    es_.collect(roots);
+    pruneThreshold_ = std::max<size_t>(4096, 2 * es_.uSize());
+}
+
+void QporExplorer::popNode() {
+    Node& n = stack_.back();
+    for (UEvent* d : n.Dlocal) d->inD--;
+    stack_.pop_back();
+    if (stack_.empty()) return;
+    prune();
+    F_.pop(); // back to the parent's configuration
+}
+
+namespace {
+// SKEIN_QPOR_TRACE=1 prints the exploration (a debugging aid for the algorithm, not an interface).
+const bool kTrace = std::getenv("SKEIN_QPOR_TRACE") != nullptr;
+std::string show(const UEvent* e) {
+    if (!e) return "⊥";
+    std::string s = "e" + std::to_string(e->id) + ":t" + std::to_string(e->thread) + ":" +
+                    std::string(model::eventKindName(e->label.kind));
+    if (e->label.addr) s += "@" + std::to_string(e->label.addr & 0xffff);
+    for (const Access& a : e->accesses) s += "<" + show(a.parent).substr(0, 4) + ">";
+    if (e->choice) s += "#" + std::to_string(e->choice);
+    return s;
+}
+} // namespace
+
+report::CheckResult QporExplorer::run() {
+    report::Stats& st = result_.stats;
+    result_.algorithm = "qpor";
+    resetExecution();
+    stack_.push_back(Node{});
+    while (!stack_.empty() && !stop_) {
+        size_t d = stack_.size() - 1;
+        Node& n = stack_[d];
+        if (n.choose) {
+            ensureExecutorAt(d);
+            auto t0 = std::chrono::steady_clock::now();
+            std::vector<UEvent*> en = enabledEvents();
+            msEx_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            peakU_ = std::max<uint64_t>(peakU_, es_.uSize());
+            if (unsupported_) break;
+            if (kTrace) {
+                std::fprintf(stderr, "%*sC%zu en:", int(d), "", d);
+                for (UEvent* x : en) std::fprintf(stderr, " %s%s", show(x).c_str(), x->inD ? "(D)" : "");
+                std::fprintf(stderr, " A:");
+                for (UEvent* x : n.A) std::fprintf(stderr, " %s", show(x).c_str());
+                std::fprintf(stderr, "\n");
+            }
+            if (en.empty()) { // maximal configuration
+                if (kTrace) std::fprintf(stderr, "%*s== maximal (status %d)\n", int(d), "", int(ex_.status()));
+                recordMaximal();
+                if (opts_.maxExecutions && st.executions + st.blocked + st.bounded >= opts_.maxExecutions) {
+                    result_.stoppedEarly = true;
+                    result_.bounds.push_back({"execution budget of " + std::to_string(opts_.maxExecutions) +
+                                              " reached (--max-executions)"});
+                    stop_ = true;
+                }
+                if (!stop_ && clock_.shouldStop()) {
+                    result_.stoppedEarly = true;
+                    result_.bounds.push_back({opts_.cancelled && opts_.cancelled() ? "cancelled" : "time budget reached (--time-limit)"});
+                    stop_ = true;
+                }
+                if (obs_ && clock_.progressDue()) {
+                    st.elapsedMs = clock_.elapsedMs();
+                    obs_->onProgress(st);
+                }
+                popNode();
+                continue;
+            }
+            UEvent* e = nullptr;
+            for (UEvent* x : en)
+                if (!x->inD && (n.A.empty() || std::find(n.A.begin(), n.A.end(), x) != n.A.end())) {
+                    e = x;
+                    break;
+                }
+            if (!e) {
+                // en(C) ⊆ D (line 3): a sleep-set blocked execution when C is not maximal. (With a clue A that
+                // has no enabled event — impossible when J ∪ C is a configuration — this is where it would show.)
+                if (kTrace) std::fprintf(stderr, "%*s== SSB\n", int(d), "");
+                ++st.ssb;
+                popNode();
+                continue;
+            }
+            n.e = e;
+            n.choose = false;
+            // The executor decision: the thread and, for events with outcomes, the outcome.
+            n.decision = {e->thread, e->choice};
+            execute(e, n.decision);
+            Node child;
+            for (UEvent* a : n.A)
+                if (a != e) child.A.push_back(a);
+            stack_.push_back(std::move(child));
+            continue;
+        }
+        // The subtree of C ∪ {e} is done (line 10). Now the configurations with C but without e (lines 11-12).
+        n.Dlocal.push_back(n.e);
+        n.e->inD++;
+        if (auto J = alternative(n)) {
+            if (kTrace) {
+                std::fprintf(stderr, "%*sALT after %s:", int(d), "", show(n.e).c_str());
+                for (UEvent* x : *J) std::fprintf(stderr, " %s", show(x).c_str());
+                std::fprintf(stderr, "\n");
+            }
+            n.A = std::move(*J);
+            n.choose = true;
+            n.e = nullptr;
+            continue;
+        }
+        popNode();
+    }
+
+    if (unsupported_) {
+        report::ErrorReport rep;
+        rep.kind = report::ErrorKind::Unsupported;
+        rep.message = "unsupported: " + *unsupported_;
+        rep.location = prog_.sourceLocation(prog_.functions[prog_.mainFunction].loc);
+        errors_.add(ErrorKey{report::ErrorKind::Unsupported, 0, 0}, std::move(rep), ex_, {});
+    }
+    for (auto& [why, _] : boundsSeen_) result_.bounds.push_back({why});
+    if (sampled_) result_.bounds.push_back({"nondet values were drawn from a sampled domain (--nondet)"});
+    if (stop_ && (errors_.limitReached() || opts_.stopOnFirstError)) result_.stoppedEarly = true;
+    st.elapsedMs = clock_.elapsedMs();
+    st.peakRssKb = currentPeakRssKb();
+    st.extra["u_events"] = double(es_.uSize());
+    st.extra["u_peak"] = double(peakU_);
+    st.extra["events_allocated"] = double(es_.allocated());
+    st.extra["alternatives"] = double(alternatives_);
+    st.extra["alternatives_none"] = double(altFailures_);
+    st.extra["comb_spike_events"] = double(combSpikeEvents_);
+    st.extra["cex_events"] = double(cexEvents_);
+    st.extra["ms_execute"] = msExec_;
+    st.extra["ms_extensions"] = msEx_;
+    st.extra["ms_comb"] = msComb_;
+    st.extra["ms_cex"] = msCex_;
+    result_.errors = errors_.take();
+    result_.verdict = report::computeVerdict(result_);
+    return result_;
+}
+
+report::CheckResult explore(const program::Program& p, const ExploreOptions& opts, Observer* obs) {
+    auto k = parseAltMode(opts.alt);
+    QporExplorer x(p, opts, obs, k.value_or(0));
+    report::CheckResult r = x.run();
+    r.algorithm = "qpor";
+    return r;
+}
+
+} // namespace skein::explore::unfolding

@@ -1,0 +1,86 @@
+#pragma once
+// Internal to the qpor explorer: Qpor.cpp (Alg. 1 driver), Extensions.cpp (ex(C): en(C) and cex(C)),
+// Alternatives.cpp (Alt via the comb).
+#include <chrono>
+#include <map>
+#include <optional>
+#include <unordered_set>
+
+#include "core/explore/RaceDetector.h"
+#include "core/explore/unfolding/EventStructure.h"
+#include "core/explore/unfolding/Qpor.h"
+
+namespace skein::explore::unfolding {
+
+class QporExplorer {
+public:
+    QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK);
+    report::CheckResult run();
+
+private:
+    // A node of the iterative Alg. 1: the calls Explore(C_d, D ∪ {e_1..e_i}, A) made at one configuration.
+    struct Node {
+        UEvent* e = nullptr;            // the event being explored from this node (C_{d+1} = C_d ∪ {e})
+        std::vector<UEvent*> A;         // the clue still to follow
+        std::vector<UEvent*> Dlocal;    // events added to D at this node
+        bool choose = true;
+        report::Decision decision;      // executor decision that executes e (replay)
+    };
+
+    const program::Program& prog_;
+    const ExploreOptions& opts_;
+    Observer* obs_;
+    int altK_; // -1 sdpor, 0 optimal, k
+    exec::Executor ex_;
+    EventStructure es_;
+    Frontier F_;
+    std::vector<Node> stack_;
+    ErrorCollector errors_;
+    RaceDetector races_;
+    RunClock clock_;
+    report::CheckResult result_;
+    std::map<std::string, bool> boundsSeen_;
+    bool stop_ = false;
+    bool sampled_ = false;
+    bool firstOutput_ = true;
+    std::optional<std::string> unsupported_;
+
+    // Per execution (rebuilt by every replay): canonical thread names, create events, wakers.
+    size_t exDepth_ = 0;          // events the executor has executed since its reset
+    std::vector<ThreadId> toCanon_, toExec_;
+    std::map<std::pair<ThreadId, uint32_t>, ThreadId> canonNames_; // (creator, k-th creation) → canonical id
+    std::vector<uint32_t> createdBy_;  // canonical → creations so far in this execution
+    std::vector<UEvent*> createOf_;    // canonical → its create event
+    std::vector<UEvent*> wakers_;      // canonical → the signal/broadcast that woke it (for the re-acquire)
+
+    // Statistics.
+    uint64_t alternatives_ = 0, altFailures_ = 0, combSpikeEvents_ = 0, peakU_ = 0, cexEvents_ = 0;
+    double msExec_ = 0, msEx_ = 0, msComb_ = 0, msCex_ = 0;
+    size_t pruneThreshold_ = 4096;
+
+    // Qpor.cpp
+    void resetExecution();
+    void ensureExecutorAt(size_t depth);
+    void execute(UEvent* e, report::Decision d);
+    void popNode();
+    void recordMaximal();
+    void prune();
+    ThreadId canon(ThreadId execTid) const { return toCanon_[execTid]; }
+
+    // Extensions.cpp
+    std::vector<UEvent*> enabledEvents();
+    UEvent* eventFor(ThreadId execTid, uint32_t choice, const model::Event& pending);
+    void addConflictingExtensions(UEvent* e);
+    void earlierPlacements(UEvent* e);
+    void readsFromNewWrite(UEvent* w);
+    UEvent* makeEvent(const UEvent& like, std::vector<UEvent*> anchors, std::vector<UEvent*> readers, int choice = -1);
+    uint32_t waitersAt(const Resource& cond, const UEvent* node) const;
+    std::vector<Access> accessesFor(const model::Event& label) const;
+    bool mutexFreeAfter(const UEvent* node) const;
+
+    // Alternatives.cpp
+    std::optional<std::vector<UEvent*>> alternative(const Node& n);
+    std::vector<UEvent*> collectD(const Node& n) const;
+};
+
+} // namespace skein::explore::unfolding
