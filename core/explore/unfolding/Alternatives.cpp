@@ -30,24 +30,38 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative(const Node& n) {
     if (altK_ < 0) k = 1;
     std::vector<UEvent*> selected(D.begin(), D.begin() + long(k));
 
+    // [x] ∩ D ≠ ∅ can only hold through a thread in which x goes beyond C: D's events are not in C but their
+    // thread predecessors are.
+    std::map<ThreadId, std::vector<UEvent*>> dByThread;
+    for (UEvent* d : D) dByThread[d->thread].push_back(d);
     auto excluded = [&](UEvent* x) {
         if (es_.conflictsWith(x, F_)) return true; // [x] ∪ C is not a configuration
-        for (UEvent* d : D)
-            if (es_.leq(d, x)) return true;        // [x] ∩ D ≠ ∅
+        for (auto& [t, ds] : dByThread) {
+            UEvent* m = x->summary.threadMax(t);
+            if (!m || F_.contains(m)) continue;
+            for (UEvent* d : ds)
+                if (es_.leq(d, x)) return true; // [x] ∩ D ≠ ∅
+        }
         return false;
     };
     std::vector<std::vector<UEvent*>> spikes(k);
-    es_.forEachInU([&](UEvent* x) {
-        bool checked = false, bad = false;
-        for (size_t i = 0; i < k; ++i) {
-            if (!es_.conflict(x, selected[i])) continue;
-            if (!checked) {
-                bad = excluded(x);
-                checked = true;
-            }
-            if (!bad) spikes[i].push_back(x);
-        }
-    });
+    bool empty = false;
+    for (size_t i = 0; i < k && !empty; ++i) {
+        ++stamp_;
+        es_.forEachImmediateConflict(selected[i], [&](UEvent* x) {
+            if (!x->inU || x->stamp == stamp_) return;
+            x->stamp = stamp_;
+            if (excluded(x)) return;
+            spikes[i].push_back(x);
+        });
+        // An empty spike: no alternative (most calls end here, so it is checked before building the rest).
+        empty = spikes[i].empty();
+    }
+    if (empty) {
+        ++altFailures_;
+        msComb_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        return std::nullopt;
+    }
     for (auto& s : spikes) {
         combSpikeEvents_ += s.size();
         // Deterministic order: events created first first.

@@ -35,6 +35,9 @@ struct Access {
     Mode mode = Mode::Read;
     UEvent* parent = nullptr; // see Mode
     TreeNode node;            // Write/Sync: this event's node in the resource tree
+    // Indices for immediate conflicts (spikes of the comb): Write/Sync: the events whose parent in this
+    // resource's tree is this event; Write on memory: the reads that read this write.
+    std::vector<UEvent*> children, readers;
 };
 
 // The causal summary of a local configuration [e] (Def. 7 generalised): the <-maximal event of every thread
@@ -63,6 +66,7 @@ struct UEvent {
     uint32_t baseCauses = 0;     // how many leading causes are not reads-before-writes
     std::vector<Access> accesses;
     TreeNode tnode;        // node in the thread's tree
+    std::vector<UEvent*> threadChildren; // events whose pt is this event
     Summary summary;       // of [e], e included
     model::Event label;    // kind and address of the action (values are known once executed)
     std::vector<uint64_t> key; // identity in the index (EventStructure::keyOf)
@@ -71,6 +75,7 @@ struct UEvent {
     bool inU = false;
     uint32_t inD = 0;      // D membership count
     bool marked = false;   // garbage collection
+    uint64_t stamp = 0;    // visit mark of the comb
 
     const Access* access(const Resource& r) const {
         for (const Access& a : accesses)

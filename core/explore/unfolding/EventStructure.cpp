@@ -294,9 +294,29 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     }
     ev->key = key;
     index_.emplace(std::move(key), ev);
+    link(ev);
     events_.push_back(std::move(e));
     if (created) *created = true;
     return ev;
+}
+
+std::vector<UEvent*>& EventStructure::childrenList(UEvent* parent, const Resource& r, bool readers) {
+    if (parent) {
+        for (Access& a : parent->accesses)
+            if (a.res == r) return readers ? a.readers : a.children;
+    }
+    return readers ? initReaders_[r] : resourceRoots_[r];
+}
+
+void EventStructure::link(UEvent* e) {
+    (e->pt ? e->pt->threadChildren : threadRoots_[e->thread]).push_back(e);
+    for (const Access& a : e->accesses) childrenList(a.parent, a.res, a.mode == Mode::Read).push_back(e);
+}
+
+void EventStructure::unlink(UEvent* e) {
+    auto drop = [&](std::vector<UEvent*>& v) { v.erase(std::remove(v.begin(), v.end(), e), v.end()); };
+    drop(e->pt ? e->pt->threadChildren : threadRoots_[e->thread]);
+    for (const Access& a : e->accesses) drop(childrenList(a.parent, a.res, a.mode == Mode::Read));
 }
 
 void EventStructure::addToU(UEvent* e) {
@@ -326,7 +346,10 @@ void EventStructure::collect(const std::vector<UEvent*>& roots) {
     }
     // Unindex first (keys are stored), then free: no freed event is looked at.
     for (auto& e : events_)
-        if (!e->marked) index_.erase(e->key);
+        if (!e->marked) {
+            index_.erase(e->key);
+            unlink(e.get());
+        }
     size_t kept = 0;
     for (auto& e : events_) {
         if (!e->marked) continue;

@@ -88,6 +88,10 @@ public:
     }
     // The causal summary of the union of the local configurations of `events` (a configuration).
     Summary mergeSummaries(const std::vector<UEvent*>& events) const;
+    // The events in immediate conflict with e (Sec. 5: siblings in a thread or resource tree, and reads/writes
+    // of a word that read the value e overwrites or that e's write overwrites). Every event in conflict with e
+    // has one of these in its history.
+    template <class F> void forEachImmediateConflict(const UEvent* e, F f) const;
     // Frees every event outside the histories of `roots` and of U (mark and sweep).
     void collect(const std::vector<UEvent*>& roots);
 
@@ -100,9 +104,50 @@ private:
         size_t operator()(const std::vector<uint64_t>& k) const;
     };
     std::unordered_map<std::vector<uint64_t>, UEvent*, KeyHash> index_;
+    // Children of the roots: first events of each thread, first nodes of each resource tree, reads of initial
+    // values.
+    std::map<ThreadId, std::vector<UEvent*>> threadRoots_;
+    std::map<Resource, std::vector<UEvent*>> resourceRoots_, initReaders_;
+    std::vector<UEvent*>& childrenList(UEvent* parent, const Resource& r, bool readers);
+    void link(UEvent* e);
+    void unlink(UEvent* e);
     std::vector<uint64_t> keyOf(const UEvent& e) const;
     bool memoryConflict(const UEvent* a, const Summary& bSummary, const UEvent* bEvent) const;
 };
+
+template <class F> void EventStructure::forEachImmediateConflict(const UEvent* e, F f) const {
+    // Siblings in a thread or resource tree always conflict with e; a read and a write of the same word that
+    // share the write they follow conflict unless the read is in the write's history.
+    auto siblings = [&](const std::vector<UEvent*>& v) {
+        for (UEvent* x : v)
+            if (x != e) f(x);
+    };
+    if (e->pt) siblings(e->pt->threadChildren);
+    else if (auto it = threadRoots_.find(e->thread); it != threadRoots_.end()) siblings(it->second);
+    for (const Access& a : e->accesses) {
+        const Access* pa = a.parent ? a.parent->access(a.res) : nullptr;
+        const std::vector<UEvent*>* children = pa ? &pa->children : nullptr;
+        if (!pa)
+            if (auto it = resourceRoots_.find(a.res); it != resourceRoots_.end()) children = &it->second;
+        if (a.mode == Mode::Read) {
+            // Writes that overwrite the value e read, unless e precedes them.
+            if (children)
+                for (UEvent* w : *children)
+                    if (w != e && !leq(e, w)) f(w);
+            continue;
+        }
+        if (children) siblings(*children);
+        if (a.mode == Mode::Write) {
+            // Reads of the value e overwrites, unless they precede e.
+            const std::vector<UEvent*>* readers = pa ? &pa->readers : nullptr;
+            if (!pa)
+                if (auto it = initReaders_.find(a.res); it != initReaders_.end()) readers = &it->second;
+            if (readers)
+                for (UEvent* r : *readers)
+                    if (r != e && !leq(r, e)) f(r);
+        }
+    }
+}
 
 // Immediate predecessors of e (pt, causes, access parents), without nulls.
 std::vector<UEvent*> predecessors(const UEvent& e);

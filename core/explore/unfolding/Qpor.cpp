@@ -27,6 +27,20 @@ std::optional<int> parseAltMode(const std::string& s) {
     return std::nullopt;
 }
 
+namespace {
+// SKEIN_QPOR_TRACE=1 prints the exploration (a debugging aid for the algorithm, not an interface).
+const bool kTrace = std::getenv("SKEIN_QPOR_TRACE") != nullptr;
+std::string show(const UEvent* e) {
+    if (!e) return "⊥";
+    std::string s = "e" + std::to_string(e->id) + ":t" + std::to_string(e->thread) + ":" +
+                    std::string(model::eventKindName(e->label.kind));
+    if (e->label.addr) s += "@" + std::to_string(e->label.addr & 0xffff);
+    for (const Access& a : e->accesses) s += "<" + show(a.parent).substr(0, 4) + ">";
+    if (e->choice) s += "#" + std::to_string(e->choice);
+    return s;
+}
+} // namespace
+
 QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK)
     : prog_(p), opts_(o), obs_(obs), altK_(altK), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
       F_(std::max(2u, o.skipStep)), errors_(o, obs), clock_(o) {}
@@ -157,6 +171,7 @@ void QporExplorer::prune() {
         drop.push_back(x);
     });
     for (UEvent* x : drop) es_.removeFromU(x);
+    if (kTrace) std::fprintf(stderr, "prune: U %zu, dropped %zu\n", es_.uSize() + drop.size(), drop.size());
     std::vector<UEvent*> roots(F_.events().begin(), F_.events().end());
     for (const Node& n : stack_) roots.insert(roots.end(), n.A.begin(), n.A.end());
     for (UEvent* c : createOf_) roots.push_back(c);
@@ -174,19 +189,6 @@ void QporExplorer::popNode() {
     F_.pop(); // back to the parent's configuration
 }
 
-namespace {
-// SKEIN_QPOR_TRACE=1 prints the exploration (a debugging aid for the algorithm, not an interface).
-const bool kTrace = std::getenv("SKEIN_QPOR_TRACE") != nullptr;
-std::string show(const UEvent* e) {
-    if (!e) return "⊥";
-    std::string s = "e" + std::to_string(e->id) + ":t" + std::to_string(e->thread) + ":" +
-                    std::string(model::eventKindName(e->label.kind));
-    if (e->label.addr) s += "@" + std::to_string(e->label.addr & 0xffff);
-    for (const Access& a : e->accesses) s += "<" + show(a.parent).substr(0, 4) + ">";
-    if (e->choice) s += "#" + std::to_string(e->choice);
-    return s;
-}
-} // namespace
 
 report::CheckResult QporExplorer::run() {
     report::Stats& st = result_.stats;

@@ -57,6 +57,7 @@ private:
     uint64_t alternatives_ = 0, altFailures_ = 0, combSpikeEvents_ = 0, peakU_ = 0, cexEvents_ = 0;
     double msExec_ = 0, msEx_ = 0, msComb_ = 0, msCex_ = 0;
     size_t pruneThreshold_ = 4096;
+    uint64_t stamp_ = 0; // visit marks (UEvent::stamp)
 
     // Qpor.cpp
     void resetExecution();
