@@ -8,12 +8,23 @@ using model::Event;
 using model::EventKind;
 using report::EdgeKind;
 
+// Values as the program most likely means them: sign-extended from the access width (C's int, long, char).
+static int64_t signedValue(uint64_t v, uint32_t size) {
+    if (size == 0 || size >= 8) return int64_t(v);
+    unsigned bits = size * 8;
+    uint64_t m = uint64_t(1) << (bits - 1);
+    v &= (uint64_t(1) << bits) - 1;
+    return int64_t((v ^ m) - m);
+}
+
 std::string describeEvent(const exec::Executor& ex, const Event& e) {
     std::string v = ex.describeAddress(e.addr);
     switch (e.kind) {
-    case EventKind::Read: return "R " + v + " = " + std::to_string(int64_t(e.value));
-    case EventKind::Write: return "W " + v + " = " + std::to_string(int64_t(e.value));
-    case EventKind::Rmw: return "RMW " + v + " " + std::to_string(int64_t(e.value)) + "→" + std::to_string(int64_t(e.value2));
+    case EventKind::Read: return "R " + v + " = " + std::to_string(signedValue(e.value, e.size));
+    case EventKind::Write: return "W " + v + " = " + std::to_string(signedValue(e.value, e.size));
+    case EventKind::Rmw:
+        return "RMW " + v + " " + std::to_string(signedValue(e.value, e.size)) + "→" +
+               std::to_string(signedValue(e.value2, e.size));
     case EventKind::Copy: return "copy " + ex.describeAddress(e.addr2) + " → " + v;
     case EventKind::Free: return "free " + v;
     case EventKind::Lock: return "lock " + v;
@@ -46,8 +57,9 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, int
         if (e.isMemory() || e.isMutexOp() || e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
             s.variable = ex.describeAddress(e.addr);
         if (e.kind == EventKind::Read || e.kind == EventKind::Write || e.kind == EventKind::Rmw || e.kind == EventKind::Nondet)
-            s.value = e.kind == EventKind::Rmw ? e.value2 : e.value;
-        if (e.kind == EventKind::Rmw) s.detail = "read " + std::to_string(int64_t(e.value));
+            s.value = e.kind == EventKind::Nondet ? int64_t(e.value)
+                                                  : signedValue(e.kind == EventKind::Rmw ? e.value2 : e.value, e.size);
+        if (e.kind == EventKind::Rmw) s.detail = "read " + std::to_string(signedValue(e.value, e.size));
         if (e.kind == EventKind::ThreadCreate) s.detail = "creates thread " + std::to_string(e.value);
         if (e.kind == EventKind::ThreadJoin) s.detail = "joins thread " + std::to_string(e.value);
         if (e.kind == EventKind::TryLock) s.detail = e.value ? "acquired" : "busy";
@@ -55,6 +67,22 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, int
         if (int(i) == raceA || int(i) == raceB) s.detail += (s.detail.empty() ? "" : "; ") + std::string("racing access");
         out.trace.push_back(std::move(s));
         out.graph.nodes.push_back({uint32_t(i), e.tid, describeEvent(ex, e), prog.sourceLocation(e.loc)});
+    }
+    // A deadlock ends with the operation each blocked thread waits to perform.
+    if (out.kind == report::ErrorKind::Deadlock) {
+        for (model::ThreadId t = 0; t < ex.numThreads(); ++t) {
+            const exec::ThreadView& v = ex.thread(t);
+            if (v.state == exec::ThreadState::Finished || v.state == exec::ThreadState::Ready) continue;
+            report::TraceStep s;
+            s.step = uint32_t(out.trace.size() + 1);
+            s.thread = t;
+            s.location = prog.sourceLocation(v.pending.loc);
+            s.operation = "blocked";
+            s.variable = v.state == exec::ThreadState::BlockedJoin ? "" : ex.describeAddress(v.waitObject);
+            s.detail = ex.describeBlocked(t);
+            out.trace.push_back(s);
+            out.graph.nodes.push_back({uint32_t(out.graph.nodes.size()), t, "blocked: " + s.detail, s.location});
+        }
     }
     // The failing operation itself, when the execution stopped at an error.
     if (ex.error() && out.kind != report::ErrorKind::DataRace && out.kind != report::ErrorKind::Deadlock) {

@@ -46,7 +46,10 @@ std::string_view severityName(Severity s) {
 }
 
 Verdict computeVerdict(const CheckResult& r) {
-    if (!r.errors.empty()) return Verdict::Error;
+    // An unsupported construct makes the check inconclusive, not a finding about the program.
+    for (const ErrorReport& e : r.errors)
+        if (e.kind != ErrorKind::Unsupported) return Verdict::Error;
+    if (!r.errors.empty()) return Verdict::Bounded;
     if (!r.bounds.empty() || r.stoppedEarly) return Verdict::Bounded;
     return Verdict::Safe;
 }

@@ -40,7 +40,7 @@ struct TraceStep {
     SourceLocation location;
     std::string operation; // "read", "write", "lock", ...
     std::string variable;  // "x", "flag[1]", "heap#0.1[2]"; empty when not a memory/sync object
-    std::optional<uint64_t> value;
+    std::optional<int64_t> value; // read/written value, sign-extended from the access size
     std::string detail;    // e.g. "creates thread 2", "assertion `c == 2` fails"
 };
 

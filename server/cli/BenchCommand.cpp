@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -92,9 +94,22 @@ int runBench(const std::vector<std::string>& args) {
     double timeout = 120;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a.rfind("--runs=", 0) == 0) runs = std::max(1, std::stoi(a.substr(7)));
-        else if (a.rfind("--csv=", 0) == 0) csvPath = a.substr(6);
-        else if (a.rfind("--timeout=", 0) == 0) timeout = std::stod(a.substr(10));
+        auto bad = [&]() {
+            std::cerr << "skein bench: bad value in " << a << "\n";
+            return int(kBadInput);
+        };
+        if (a.rfind("--runs=", 0) == 0) {
+            std::string v = a.substr(7);
+            auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), runs);
+            if (ec != std::errc() || p != v.data() + v.size() || runs < 1) return bad();
+        } else if (a.rfind("--csv=", 0) == 0) {
+            csvPath = a.substr(6);
+        } else if (a.rfind("--timeout=", 0) == 0) {
+            std::string v = a.substr(10);
+            char* end = nullptr;
+            timeout = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end || timeout < 0) return bad();
+        }
         else if (a[0] != '-') rowsPath = a;
         else {
             std::cerr << "skein bench: unknown option " << a << "\n";

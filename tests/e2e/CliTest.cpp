@@ -650,7 +650,7 @@ TEST_F(Cli, TextVerdictLines) {
 
 // Known bug (reported): a negative int is shown as its zero-extended 32-bit pattern (x = -1 reads as 4294967295)
 // in the text trace, the JSON trace and the SARIF messages. Enable once values are sign-extended per their type.
-TEST_F(Cli, DISABLED_NegativeValuesAreSigned) {
+TEST_F(Cli, NegativeValuesAreSigned) {
     std::string f = write("neg.c", R"(#include <pthread.h>
 #include <assert.h>
 int x;
