@@ -135,7 +135,10 @@ void QporExplorer::recordMaximal() {
         firstOutput_ = false;
     }
     switch (ex_.status()) {
-    case ExecStatus::Finished: ++st.executions; break;
+    case ExecStatus::Finished:
+        ++st.executions;
+        finals_.insert(ex_.finalStateHash());
+        break;
     case ExecStatus::Error:
     case ExecStatus::Unsupported: {
         ++st.executions;
@@ -287,6 +290,7 @@ report::CheckResult QporExplorer::run() {
     if (stop_ && (errors_.limitReached() || opts_.stopOnFirstError)) result_.stoppedEarly = true;
     st.elapsedMs = clock_.elapsedMs();
     st.peakRssKb = currentPeakRssKb();
+    st.finalStates = finals_.size();
     st.extra["u_events"] = double(es_.uSize());
     st.extra["u_peak"] = double(peakU_);
     st.extra["events_allocated"] = double(es_.allocated());

@@ -44,6 +44,7 @@ private:
     bool sampled_ = false;
     bool firstOutput_ = true;
     std::optional<std::string> unsupported_;
+    std::unordered_set<uint64_t> finals_; // distinct final states of complete executions
 
     // Per execution (rebuilt by every replay): canonical thread names, create events, wakers.
     size_t exDepth_ = 0;          // events the executor has executed since its reset
