@@ -13,7 +13,7 @@ using program::Builtin;
 using program::Instr;
 
 namespace {
-constexpr uint64_t kEBUSY = 16, kEINVAL = 22, kESRCH = 3, kEDEADLK = 35;
+constexpr uint64_t kEBUSY = 16, kEINVAL = 22, kESRCH = 3;
 }
 
 uint64_t rmwApply(program::RmwOp op, uint64_t old, uint64_t v, unsigned bits);
@@ -72,7 +72,8 @@ std::string Executor::formatPrintf(ThreadId t, uint64_t fmtPtr, const uint64_t* 
         case 'c': std::snprintf(buf, sizeof buf, (spec + "c").c_str(), int(arg())); break;
         case 'p': std::snprintf(buf, sizeof buf, "0x%" PRIx64, arg()); break;
         case 's': {
-            std::string s = readCString(arg());
+            uint64_t p = arg();
+            std::string s = p ? readCString(p) : "(null)"; // as glibc prints it
             std::snprintf(buf, sizeof buf, (spec + "s").c_str(), s.c_str());
             break;
         }
@@ -453,7 +454,8 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         std::vector<uint8_t> tmp(s, s + n);
         uint8_t* d = range(A(0), n, true);
         if (!d) return;
-        if (b == Builtin::Memcpy && A(0) < A(1) + n && A(1) < A(0) + n) {
+        // Equal pointers are allowed (llvm.memcpy: `a[i] = a[j]` with i == j); a partial overlap is not.
+        if (b == Builtin::Memcpy && A(0) != A(1) && A(0) < A(1) + n && A(1) < A(0) + n) {
             fail(t, report::ErrorKind::Memory, "memcpy with overlapping source and destination");
             return;
         }
@@ -511,8 +513,10 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         bool isBool = in.imm & 2, isSigned = in.imm & 1;
         int64_t v = isBool ? int64_t(choice) : opts_.nondetDomain[choice];
         if (b == Builtin::Rand && v < 0) v = -v;
-        // The domain is a sample of the type's values unless it is a bool: the verdict is then bounded.
-        if (!isBool) sampledNondet_ = true;
+        // The domain is a sample of the type's values unless it is a bool or covers the whole (narrow) type:
+        // the verdict is then bounded.
+        unsigned width = in.bits ? in.bits : 32;
+        if (!isBool && (b == Builtin::Rand || width > 16 || !(wholeDomainWidths_ >> width & 1))) sampledNondet_ = true;
         (void)isSigned;
         ev.value = maskBits(uint64_t(v), in.bits ? in.bits : 32);
         return finish(ev.value);
@@ -550,7 +554,7 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
             return finish(0);
         }
         ev.value = 0;
-        return finish(m.owner == t ? kEDEADLK : kEBUSY);
+        return finish(kEBUSY); // also when the caller holds it: a default mutex does not check (glibc)
     }
     case Builtin::MutexUnlock: {
         auto it = mutexes_.find(A(0));

@@ -8,6 +8,16 @@ namespace skein::exec {
 using model::EventKind;
 
 Executor::Executor(const program::Program& p, ExecOptions opts) : program_(p), opts_(std::move(opts)), memory_(p) {
+    // A domain that holds every value of a narrow type explores that type exhaustively: not a sample.
+    for (unsigned w = 1; w <= 16; ++w) {
+        std::vector<bool> seen(size_t(1) << w);
+        size_t distinct = 0;
+        for (int64_t v : opts_.nondetDomain) {
+            auto bit = seen[maskBits(uint64_t(v), w)];
+            if (!bit) bit = true, ++distinct;
+        }
+        if (distinct == seen.size()) wholeDomainWidths_ |= 1u << w;
+    }
     reset();
 }
 
@@ -172,8 +182,11 @@ void Executor::finishThread(ThreadId t, uint64_t retval) {
     th.hasPending = false;
     th.retval = retval;
     views_[t].state = ThreadState::Finished;
-    // All threads finished and main returned earlier is impossible (main's return ends the program), so the
-    // execution ends only through main.
+    // main's return is a ProgramExit event and never gets here; when main called pthread_exit instead, the
+    // process ends with its last thread.
+    for (const auto& other : threads_)
+        if (!other->finished) return;
+    if (status_ == ExecStatus::Running) status_ = ExecStatus::Finished;
 }
 
 void Executor::fail(ThreadId t, report::ErrorKind kind, std::string message) {
@@ -187,7 +200,7 @@ void Executor::failAccess(ThreadId t, AccessError e, uint64_t ptr, uint64_t size
     std::string name = memory_.describe(ptr);
     if (e == AccessError::OutOfBounds) {
         const Object* o = memory_.object(program::pointerObject(ptr));
-        std::string base = o ? memory_.describe(program::makePointer(program::pointerObject(ptr), 0)) : "";
+        std::string base = o ? memory_.objectName(program::pointerObject(ptr)) : "";
         what += ": " + std::to_string(size) + " bytes at offset " + std::to_string(int32_t(program::pointerOffset(ptr))) +
                 (base.empty() ? "" : " of `" + base + "`") + (o ? " (size " + std::to_string(o->size) + ")" : "");
     } else if (!name.empty()) {

@@ -120,6 +120,7 @@ private:
     std::string boundReason_;
     ThreadId exclusive_ = model::kNoThread;
     bool sampledNondet_ = false;
+    uint32_t wholeDomainWidths_ = 0; // bit w set: the nondet domain covers every w-bit value (w <= 16)
     uint64_t instructions_ = 0;
     std::vector<report::Output> output_;
 

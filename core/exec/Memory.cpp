@@ -98,10 +98,19 @@ const char* accessErrorText(AccessError e) {
 }
 
 std::string Memory::describe(uint64_t ptr) const {
-    uint32_t id = pointerObject(ptr);
+    uint32_t elem = 0;
+    std::string name = objectName(pointerObject(ptr), &elem);
+    const Object* o = pointerObject(ptr) ? object(pointerObject(ptr)) : nullptr;
+    if (!o || o->kind == ObjectKind::Function) return name;
+    uint32_t off = pointerOffset(ptr);
+    if (off == 0 && !elem) return name;
+    if (elem && off % elem == 0) return name + "[" + std::to_string(off / elem) + "]";
+    return name + "+" + std::to_string(off);
+}
+
+std::string Memory::objectName(uint32_t id, uint32_t* elemSize) const {
     const Object* o = id ? object(id) : nullptr;
     if (!o) return {};
-    uint32_t off = pointerOffset(ptr);
     std::string name;
     uint32_t elem = 0;
     switch (o->kind) {
@@ -119,12 +128,11 @@ std::string Memory::describe(uint64_t ptr) const {
         name = "heap@" + std::to_string(l.line) + "#" + std::to_string(id & 0xFFFFF);
         break;
     }
-    case ObjectKind::Function: return program_.functions[o->info].name;
+    case ObjectKind::Function: name = program_.functions[o->info].name; break;
     case ObjectKind::Argv: name = "argv"; break;
     }
-    if (off == 0 && !elem) return name;
-    if (elem && off % elem == 0) return name + "[" + std::to_string(off / elem) + "]";
-    return name + "+" + std::to_string(off);
+    if (elemSize) *elemSize = elem;
+    return name;
 }
 
 uint64_t Memory::hashShared() const {

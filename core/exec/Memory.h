@@ -43,6 +43,8 @@ public:
 
     // "x", "flag[1]", "buf+3", "heap(main.c:12)": for traces; empty when the address is not an object.
     std::string describe(uint64_t ptr) const;
+    // The object's own name ("a", "heap@12#0"), whatever the offset; its element size for arrays.
+    std::string objectName(uint32_t id, uint32_t* elemSize = nullptr) const;
     // Hash of the contents of every live global and heap object (final-state comparison).
     uint64_t hashShared() const;
 

@@ -39,6 +39,7 @@ uint32_t slotsOf(llvm::Type* t) {
         return n;
     }
     if (auto* at = llvm::dyn_cast<llvm::ArrayType>(t)) return uint32_t(at->getNumElements()) * slotsOf(at->getElementType());
+    if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t)) return vt->getNumElements();
     return 1;
 }
 
@@ -103,9 +104,13 @@ std::optional<std::vector<uint64_t>> ModuleContext::evalConstant(const llvm::Con
     if (isa<ConstantStruct>(c) || isa<ConstantArray>(c) || isa<ConstantDataSequential>(c) ||
         isa<ConstantVector>(c)) {
         std::vector<uint64_t> out;
-        for (unsigned i = 0, n = c->getType()->isStructTy() ? c->getType()->getStructNumElements()
-                                                            : unsigned(c->getType()->getArrayNumElements());
-             i < n; ++i) {
+        Type* t = c->getType();
+        unsigned n = t->isStructTy() ? t->getStructNumElements()
+                     : t->isArrayTy() ? unsigned(t->getArrayNumElements())
+                     : isa<FixedVectorType>(t) ? cast<FixedVectorType>(t)->getNumElements()
+                                               : 0;
+        if (!n && !t->isStructTy() && !t->isArrayTy()) return std::nullopt; // scalable vector
+        for (unsigned i = 0; i < n; ++i) {
             auto part = evalConstant(c->getAggregateElement(i));
             if (!part) return std::nullopt;
             out.insert(out.end(), part->begin(), part->end());
@@ -170,6 +175,13 @@ bool writeInitializer(ModuleContext& mc, std::vector<uint8_t>& buf, uint64_t off
         }
         for (uint64_t i = 0; i < at->getNumElements(); ++i)
             if (!writeInitializer(mc, buf, offset + i * stride, c->getAggregateElement(unsigned(i)))) return false;
+        return true;
+    }
+    if (auto* vt = dyn_cast<FixedVectorType>(t)) {
+        uint64_t bits = vt->getElementType()->getPrimitiveSizeInBits();
+        if (bits == 0 || bits % 8) return false; // <N x i1>: packed bits
+        for (unsigned i = 0; i < vt->getNumElements(); ++i)
+            if (!writeInitializer(mc, buf, offset + i * (bits / 8), c->getAggregateElement(i))) return false;
         return true;
     }
     auto v = mc.evalScalar(c);
@@ -280,8 +292,18 @@ std::expected<Program, LowerError> lower(frontend::CompiledModule& compiled) {
     for (llvm::GlobalVariable& gv : m.globals()) {
         Global& g = program.globals[mc.globalIndex[&gv]];
         g.init.assign(g.size, 0);
-        if (gv.hasInitializer() && !writeInitializer(mc, g.init, 0, gv.getInitializer()))
-            return std::unexpected(LowerError{"unsupported: initialiser of global `" + g.name + "`", {}});
+        if (gv.hasInitializer() && !writeInitializer(mc, g.init, 0, gv.getInitializer())) {
+            report::SourceLocation where;
+            llvm::SmallVector<llvm::DIGlobalVariableExpression*, 1> debug;
+            gv.getDebugInfo(debug);
+            if (!debug.empty()) {
+                where.file = debug[0]->getVariable()->getFilename().str();
+                where.line = debug[0]->getVariable()->getLine();
+            }
+            return std::unexpected(LowerError{"unsupported: initialiser of global `" + g.name + "` of type " +
+                                                  describeType(gv.getValueType()),
+                                              where});
+        }
     }
     for (llvm::Function& f : m) {
         uint32_t idx = mc.functionIndex[&f];

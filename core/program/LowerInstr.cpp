@@ -90,6 +90,7 @@ public:
             spin_[l] = isSpinLoop(l);
         }
         out_.numLoops = n;
+        copyByvalArguments();
         for (llvm::BasicBlock& bb : f_) {
             blockPc_[&bb] = uint32_t(out_.code.size());
             lastLoc_ = 0;
@@ -171,17 +172,75 @@ private:
     void lowerBuiltin(llvm::CallBase& call, Builtin b, uint32_t location);
     void lowerBranchTo(const llvm::BasicBlock* from, const llvm::BasicBlock* to, uint32_t location);
     void emitEdges();
-    bool argsToPool(llvm::CallBase& call, uint32_t& off, uint32_t& count, uint32_t location);
+    const llvm::Value* argsToPool(llvm::CallBase& call, uint32_t& off, uint32_t& count);
+    void copyByvalArguments();
+    bool lowerAggregateAccess(llvm::Type* t, Reg ptr, Reg firstSlot, bool load, uint32_t location);
 };
+
+// Scalar leaves of an aggregate in register-slot order (the order of slotsOf), with their byte offsets.
+bool scalarLeaves(const llvm::DataLayout& dl, llvm::Type* t, uint64_t offset,
+                  std::vector<std::pair<uint64_t, llvm::Type*>>& out) {
+    if (auto* st = dyn_cast<llvm::StructType>(t)) {
+        const llvm::StructLayout* sl = dl.getStructLayout(st);
+        for (unsigned k = 0; k < st->getNumElements(); ++k)
+            if (!scalarLeaves(dl, st->getElementType(k), offset + sl->getElementOffset(k), out)) return false;
+        return true;
+    }
+    if (auto* at = dyn_cast<llvm::ArrayType>(t)) {
+        uint64_t stride = dl.getTypeAllocSize(at->getElementType());
+        for (uint64_t k = 0; k < at->getNumElements(); ++k)
+            if (!scalarLeaves(dl, at->getElementType(), offset + k * stride, out)) return false;
+        return true;
+    }
+    if (auto* vt = dyn_cast<llvm::FixedVectorType>(t)) {
+        uint64_t bits = vt->getElementType()->getPrimitiveSizeInBits();
+        if (bits == 0 || bits % 8 || !scalarBits(vt->getElementType())) return false; // <N x i1>: packed bits
+        for (unsigned k = 0; k < vt->getNumElements(); ++k) out.push_back({offset + k * (bits / 8), vt->getElementType()});
+        return true;
+    }
+    if (!scalarBits(t)) return false;
+    out.push_back({offset, t});
+    return true;
+}
+
+// A load (into slots firstSlot..) or store (from them) of a whole aggregate, as one access per scalar leaf.
+bool FunctionLowering::lowerAggregateAccess(llvm::Type* t, Reg ptr, Reg firstSlot, bool load, uint32_t L) {
+    std::vector<std::pair<uint64_t, llvm::Type*>> leaves;
+    if (!llvm::isa<llvm::StructType, llvm::ArrayType, llvm::FixedVectorType>(t) || !scalarLeaves(mc_.dl, t, 0, leaves) ||
+        leaves.size() > 64)
+        return false;
+    for (size_t k = 0; k < leaves.size(); ++k) {
+        auto [offset, leaf] = leaves[k];
+        Reg at = ptr;
+        if (offset) {
+            at = out_.numRegs++;
+            emit({.op = Op::Gep, .dst = at, .a = ptr, .b = 0, .c = 0, .imm = offset}, L);
+        }
+        Instr in{.op = load ? Op::Load : Op::Store, .bits = uint8_t(scalarBits(leaf)),
+                 .aux = uint16_t(mc_.dl.getTypeStoreSize(leaf)), .a = at};
+        if (load) in.dst = Reg(firstSlot + k);
+        else in.b = Reg(firstSlot + k);
+        emit(in, L);
+    }
+    return true;
+}
 
 void FunctionLowering::lowerInstruction(llvm::Instruction& i) {
     using llvm::Instruction;
     if (isa<llvm::DbgInfoIntrinsic>(i) || isa<llvm::PHINode>(i)) return; // phis become copies on edges
     uint32_t L = loc(i);
     auto need = [&](const llvm::Value* v) -> std::optional<Reg> { return operand(v); };
+    // Vectors only move whole (clang passes and returns `struct {float x, y;}` as <2 x float>): loads, stores,
+    // returns and calls of them are lowered slot by slot; arithmetic on them is not modelled.
+    bool movesWhole = isa<llvm::LoadInst, llvm::StoreInst, llvm::ReturnInst>(i) ||
+                      (isa<llvm::CallInst>(i) && !cast<llvm::CallInst>(i).getIntrinsicID());
+    auto vectorOk = [&](llvm::Type* t) {
+        std::vector<std::pair<uint64_t, llvm::Type*>> leaves;
+        return movesWhole && isa<llvm::FixedVectorType>(t) && scalarLeaves(mc_.dl, t, 0, leaves);
+    };
     for (llvm::Value* op : i.operands())
-        if (op->getType()->isVectorTy()) return unsupported("vector operation", L);
-    if (i.getType()->isVectorTy()) return unsupported("vector operation", L);
+        if (op->getType()->isVectorTy() && !vectorOk(op->getType())) return unsupported("vector operation", L);
+    if (i.getType()->isVectorTy() && !vectorOk(i.getType())) return unsupported("vector operation", L);
 
     if (auto* bo = dyn_cast<llvm::BinaryOperator>(&i)) {
         unsigned bits = scalarBits(bo->getType());
@@ -338,8 +397,11 @@ void FunctionLowering::lowerInstruction(llvm::Instruction& i) {
         unsigned bits = scalarBits(li->getType());
         if (!p) return unsupported("load address", L);
         if (!bits) {
-            // Aggregates (rare at -O0): one load per scalar leaf would split the access; not modelled.
-            return unsupported("load of " + describeType(li->getType()), L);
+            // An aggregate (clang returns a 16-byte struct as `load {i64, i64}`): one load per scalar leaf,
+            // into the consecutive slots of the result. Never atomic, so splitting it changes nothing.
+            if (li->isAtomic() || !lowerAggregateAccess(li->getType(), *p, dst(i), true, L))
+                return unsupported("load of " + describeType(li->getType()), L);
+            return;
         }
         Instr in{.op = Op::Load, .bits = uint8_t(bits), .aux = uint16_t(mc_.dl.getTypeStoreSize(li->getType())),
                  .dst = dst(i), .a = *p};
@@ -351,6 +413,9 @@ void FunctionLowering::lowerInstruction(llvm::Instruction& i) {
         auto* si = cast<llvm::StoreInst>(&i);
         auto p = need(si->getPointerOperand()), v = need(si->getValueOperand());
         unsigned bits = scalarBits(si->getValueOperand()->getType());
+        if (p && v && !bits && !si->isAtomic() &&
+            lowerAggregateAccess(si->getValueOperand()->getType(), *p, *v, false, L))
+            return;
         if (!p || !v || !bits) return unsupported("store of " + describeType(si->getValueOperand()->getType()), L);
         Instr in{.op = Op::Store, .bits = uint8_t(bits),
                  .aux = uint16_t(mc_.dl.getTypeStoreSize(si->getValueOperand()->getType())), .a = *p, .b = *v};
@@ -485,22 +550,42 @@ void FunctionLowering::lowerInstruction(llvm::Instruction& i) {
     }
 }
 
-bool FunctionLowering::argsToPool(llvm::CallBase& call, uint32_t& off, uint32_t& count, uint32_t location) {
+// A byval argument points at the caller's object (clang at -O0 passes it without a copy): C passes a copy, so
+// the callee makes it, into a stack object of its own frame, before its first instruction.
+void FunctionLowering::copyByvalArguments() {
+    for (llvm::Argument& a : f_.args()) {
+        if (!a.hasByValAttr()) continue;
+        uint64_t size = mc_.dl.getTypeAllocSize(a.getParamByValType());
+        Reg param = regOf_[&a], copy = out_.numRegs++, sizeReg = out_.numRegs++;
+        out_.constants.push_back({sizeReg, size});
+        emit({.op = Op::Alloca, .dst = copy, .b = kNoReg, .c = uint32_t(mc_.program.allocas.size()), .imm = size},
+             out_.loc);
+        mc_.program.allocas.push_back({a.hasName() ? a.getName().str() : "<argument>", 0, allocaEscapes(&a)});
+        uint32_t off = uint32_t(out_.regPool.size());
+        out_.regPool.insert(out_.regPool.end(), {copy, param, sizeReg});
+        emit({.op = Op::CallBuiltin, .aux = uint16_t(Builtin::Memcpy), .dst = kNoReg, .b = off, .c = 3}, out_.loc);
+        emit({.op = Op::Move, .dst = param, .a = copy}, out_.loc);
+    }
+}
+
+// Places the call's arguments in the register pool; returns the first argument that has no register.
+const llvm::Value* FunctionLowering::argsToPool(llvm::CallBase& call, uint32_t& off, uint32_t& count) {
     off = uint32_t(out_.regPool.size());
     for (llvm::Value* a : call.args()) {
         auto r = operand(a);
-        if (!r) return false;
+        if (!r) return a;
         for (uint32_t k = 0; k < slotsOf(a->getType()); ++k) out_.regPool.push_back(*r + k);
     }
     count = uint32_t(out_.regPool.size()) - off;
-    return true;
+    return nullptr;
 }
 
 void FunctionLowering::lowerCall(llvm::CallBase& call, uint32_t L) {
     if (call.isInlineAsm()) return unsupported("inline assembly", L);
     llvm::Function* callee = call.getCalledFunction();
     uint32_t off = 0, count = 0;
-    if (!argsToPool(call, off, count, L)) return unsupported("call argument", L);
+    if (const llvm::Value* bad = argsToPool(call, off, count))
+        return unsupported("call argument of type " + describeType(bad->getType()), L);
     if (!callee) {
         auto target = operand(call.getCalledOperand());
         if (!target) return unsupported("indirect call", L);

@@ -1,0 +1,58 @@
+#pragma once
+// Small helpers shared by the executor test files (ExecutorSemanticsTest.cpp, ExecutorThreadsTest.cpp,
+// ExecutorErrorsTest.cpp, ExecutorBoundsTest.cpp, BadInputTest.cpp).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/unit/TestSupport.h"
+
+namespace skein::test {
+
+using report::ErrorKind;
+using report::Verdict;
+
+// 1-based line of the first line of `src` containing `marker` (line 1 is the text before the first newline,
+// as the compiler counts). Markers are comments such as `// L:div` so tests do not hard-code line numbers.
+inline uint32_t lineOf(const std::string& src, const std::string& marker) {
+    size_t at = src.find(marker);
+    if (at == std::string::npos) {
+        ADD_FAILURE() << "marker not found: " << marker;
+        return 0;
+    }
+    uint32_t line = 1;
+    for (size_t i = 0; i < at; ++i) line += src[i] == '\n';
+    return line;
+}
+
+// Checks a program that must be safe and returns its captured output.
+inline std::string safeOutput(const std::string& src, const Options& o = {}) {
+    report::CheckResult r = checkSource(src, o);
+    EXPECT_EQ(r.verdict, Verdict::Safe) << (r.errors.empty() ? std::string("(no error)") : r.errors[0].message)
+                                        << (r.bounds.empty() ? std::string() : " bound: " + r.bounds[0].what);
+    EXPECT_TRUE(r.errors.empty());
+    return output(r);
+}
+
+// The first reported error of the given kind, or null.
+inline const report::ErrorReport* findError(const report::CheckResult& r, ErrorKind k) {
+    for (const auto& e : r.errors)
+        if (e.kind == k) return &e;
+    return nullptr;
+}
+
+// The single error of kind `k`, expected at `line`: returns it for further checks.
+inline const report::ErrorReport* expectError(const report::CheckResult& r, ErrorKind k, uint32_t line) {
+    EXPECT_EQ(r.verdict, Verdict::Error);
+    const report::ErrorReport* e = findError(r, k);
+    EXPECT_NE(e, nullptr) << "no error of kind " << report::errorKindName(k)
+                          << (r.errors.empty() ? std::string() : "; first: " + r.errors[0].message);
+    if (!e) return nullptr;
+    EXPECT_EQ(e->location.line, line) << e->message;
+    EXPECT_FALSE(e->trace.empty()) << "an error comes with a trace";
+    return e;
+}
+
+} // namespace skein::test

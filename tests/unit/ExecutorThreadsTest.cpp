@@ -1,0 +1,600 @@
+// Concurrency semantics of the executor (issue 2, "Executor"): pthreads, mutexes, condition variables,
+// thread-locals, atomics, SV-COMP atomic sections, and how the program ends while threads run.
+#include <gtest/gtest.h>
+
+#include "tests/unit/ExecTestUtil.h"
+
+using namespace skein::test;
+
+namespace {
+
+TEST(ExecThreads, CreateJoinArgumentsAndReturnValues) {
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        #include <stdio.h>
+        void *twice(void *a) { return (void *)((long)a * 2); }
+        void *leave(void *a) { pthread_exit((void *)((long)a + 100)); return 0; }
+        int main() {
+            pthread_t t1, t2;
+            pthread_create(&t1, NULL, twice, (void *)21);
+            pthread_create(&t2, NULL, leave, (void *)5);
+            void *r1, *r2;
+            pthread_join(t1, &r1);
+            pthread_join(t2, &r2);
+            printf("%ld %ld\n", (long)r1, (long)r2);
+            return 0;
+        })");
+    EXPECT_EQ(r.verdict, Verdict::Safe);
+    EXPECT_EQ(output(r), "42 105\n");
+    // The workers have no visible event of their own (returning is not one): main's events are all there is.
+    EXPECT_EQ(r.stats.executions, 1u);
+}
+
+TEST(ExecThreads, SelfAndEqual) {
+    EXPECT_EQ(safeOutput(R"(
+        #include <pthread.h>
+        #include <stdio.h>
+        pthread_t seen;
+        void *who(void *a) { seen = pthread_self(); return 0; }
+        int main() {
+            pthread_t t;
+            pthread_create(&t, NULL, who, NULL);
+            pthread_join(t, NULL);
+            printf("%d %d %d\n", pthread_equal(t, seen) != 0, pthread_equal(pthread_self(), seen) != 0,
+                   pthread_equal(pthread_self(), pthread_self()) != 0);
+            return 0;
+        })"),
+              "1 0 1\n");
+}
+
+// Mutexes of every storage kind protect a counter: no race, no assertion failure. One program per kind
+// (-DKIND=k) keeps the unreduced dfs small.
+TEST(ExecThreads, MutexesOfEveryKind) {
+    const char* src = R"(
+        #include <pthread.h>
+        #include <stdlib.h>
+        #include <assert.h>
+        pthread_mutex_t stat = PTHREAD_MUTEX_INITIALIZER;
+        pthread_mutex_t zero;
+        struct Acc { int pad; pthread_mutex_t m; int v; } acc;
+        pthread_mutex_t locks[3];
+        pthread_mutex_t *heap;
+        pthread_mutex_t *pick(void) {
+            switch (KIND) {
+            case 0: return &stat;
+            case 1: return &zero;
+            case 2: return &acc.m;
+            case 3: return &locks[2];
+            default: return heap;
+            }
+        }
+        int c;
+        #ifdef NOLOCK
+        #define pthread_mutex_lock(m) 0
+        #define pthread_mutex_unlock(m) 0
+        #endif
+        void *work(void *arg) { pthread_mutex_t *m = pick(); pthread_mutex_lock(m); c++; pthread_mutex_unlock(m); return 0; }
+        int main() {
+            heap = malloc(sizeof *heap);
+            pthread_mutex_init(heap, NULL);
+            for (int i = 0; i < 3; i++) pthread_mutex_init(&locks[i], NULL);
+            pthread_t t1, t2;
+            pthread_create(&t1, NULL, work, NULL);
+            pthread_create(&t2, NULL, work, NULL);
+            pthread_join(t1, NULL);
+            pthread_join(t2, NULL);
+            assert(c == 2);
+            pthread_mutex_destroy(heap);
+            free(heap);
+            return 0;
+        })";
+    for (int kind = 0; kind < 5; ++kind) {
+        Options o;
+        o.flags = {"-DKIND=" + std::to_string(kind)};
+        auto r = checkSource(src, o);
+        EXPECT_EQ(r.verdict, Verdict::Safe) << "kind " << kind;
+        EXPECT_TRUE(r.errors.empty()) << "kind " << kind << ": " << (r.errors.empty() ? "" : r.errors[0].message);
+        EXPECT_EQ(*r.stats.mazurkiewiczTraces, 2u) << "kind " << kind; // the two orders of the critical sections
+    }
+    // Without the lock the same program races.
+    Options o;
+    o.flags = {"-DKIND=0", "-DNOLOCK"};
+    auto racy = checkSource(src, o);
+    EXPECT_NE(findError(racy, ErrorKind::DataRace), nullptr);
+}
+
+TEST(ExecThreads, TrylockReturnsBusyWhenHeld) {
+    EXPECT_EQ(safeOutput(R"(
+        #include <pthread.h>
+        #include <errno.h>
+        #include <stdio.h>
+        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+        int main() {
+            int r0 = pthread_mutex_trylock(&m);
+            int r1 = pthread_mutex_trylock(&m); // a default mutex held by the caller: EBUSY, as glibc
+            pthread_mutex_unlock(&m);
+            int r2 = pthread_mutex_trylock(&m);
+            pthread_mutex_unlock(&m);
+            pthread_mutex_destroy(&m);
+            printf("%d %d %d\n", r0, r1 == EBUSY, r2);
+            return 0;
+        })"),
+              "0 1 0\n");
+}
+
+TEST(ExecThreads, TrylockAcrossThreads) {
+    // Whether the worker gets the lock depends on the interleaving: both outcomes are explored.
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        #include <assert.h>
+        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+        int got;
+        void *t(void *a) { if (pthread_mutex_trylock(&m) == 0) { got = 1; pthread_mutex_unlock(&m); } return 0; }
+        int main() {
+            pthread_t x;
+            pthread_create(&x, 0, t, 0);
+            pthread_mutex_lock(&m);
+            pthread_mutex_unlock(&m);
+            pthread_join(x, 0);
+            assert(got == 1);
+            return 0;
+        })");
+    ASSERT_NE(findError(r, ErrorKind::Assertion), nullptr);
+    EXPECT_EQ(findError(r, ErrorKind::DataRace), nullptr);
+}
+
+TEST(ExecThreads, ProducerConsumerWithConditionVariables) {
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        #include <assert.h>
+        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+        pthread_cond_t notEmpty = PTHREAD_COND_INITIALIZER, notFull;
+        int buf, full, consumed;
+        void *producer(void *a) {
+            for (int i = 1; i <= 2; i++) {
+                pthread_mutex_lock(&m);
+                while (full) pthread_cond_wait(&notFull, &m);
+                buf = i; full = 1;
+                pthread_cond_signal(&notEmpty);
+                pthread_mutex_unlock(&m);
+            }
+            return 0;
+        }
+        void *consumer(void *a) {
+            for (int i = 1; i <= 2; i++) {
+                pthread_mutex_lock(&m);
+                while (!full) pthread_cond_wait(&notEmpty, &m);
+                consumed += buf; full = 0;
+                pthread_cond_signal(&notFull);
+                pthread_mutex_unlock(&m);
+            }
+            return 0;
+        }
+        int main() {
+            pthread_cond_init(&notFull, NULL);
+            pthread_t p, c;
+            pthread_create(&p, 0, producer, 0);
+            pthread_create(&c, 0, consumer, 0);
+            pthread_join(p, 0);
+            pthread_join(c, 0);
+            assert(consumed == 3);
+            pthread_cond_destroy(&notFull);
+            return 0;
+        })");
+    EXPECT_EQ(r.verdict, Verdict::Safe);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0].message);
+    EXPECT_GT(r.stats.executions, 1u);
+}
+
+TEST(ExecThreads, LostWakeupIsADeadlock) {
+    // `if` instead of a flag re-check: the signal can come before the wait, which then waits forever.
+    const std::string src = R"(
+        #include <pthread.h>
+        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+        pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+        void *waiter(void *a) {
+            pthread_mutex_lock(&m);
+            pthread_cond_wait(&cv, &m);
+            pthread_mutex_unlock(&m);
+            return 0;
+        }
+        int main() {
+            pthread_t t;
+            pthread_create(&t, 0, waiter, 0);
+            pthread_mutex_lock(&m);
+            pthread_cond_signal(&cv);
+            pthread_mutex_unlock(&m);
+            pthread_join(t, 0); // L:join
+            return 0;
+        })";
+    auto r = checkSource(src);
+    const auto* e = expectError(r, ErrorKind::Deadlock, lineOf(src, "L:join"));
+    ASSERT_NE(e, nullptr);
+    EXPECT_NE(e->message.find("condition variable `cv`"), std::string::npos) << e->message;
+    EXPECT_NE(e->message.find("join thread 1"), std::string::npos) << e->message;
+}
+
+TEST(ExecThreads, BroadcastWakesEveryWaiter) {
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        #include <assert.h>
+        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+        pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+        int go, woke;
+        void *waiter(void *a) {
+            pthread_mutex_lock(&m);
+            while (!go) pthread_cond_wait(&cv, &m);
+            woke++;
+            pthread_mutex_unlock(&m);
+            return 0;
+        }
+        int main() {
+            pthread_t t1, t2;
+            pthread_create(&t1, 0, waiter, 0);
+            pthread_create(&t2, 0, waiter, 0);
+            pthread_mutex_lock(&m);
+            go = 1;
+            pthread_cond_broadcast(&cv);
+            pthread_mutex_unlock(&m);
+            pthread_join(t1, 0);
+            pthread_join(t2, 0);
+            assert(woke == 2);
+            return 0;
+        })");
+    EXPECT_EQ(r.verdict, Verdict::Safe);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0].message);
+}
+
+TEST(ExecThreads, SignalWakesOnlyOneWaiter) {
+    // Two waiters, one signal: the other waits forever, whichever is woken.
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+        pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+        int go;
+        void *waiter(void *a) {
+            pthread_mutex_lock(&m);
+            while (!go) pthread_cond_wait(&cv, &m);
+            go = 0;
+            pthread_mutex_unlock(&m);
+            return 0;
+        }
+        int main() {
+            pthread_t t1, t2;
+            pthread_create(&t1, 0, waiter, 0);
+            pthread_create(&t2, 0, waiter, 0);
+            pthread_mutex_lock(&m);
+            go = 1;
+            pthread_cond_signal(&cv);
+            pthread_mutex_unlock(&m);
+            pthread_join(t1, 0);
+            pthread_join(t2, 0);
+            return 0;
+        })");
+    EXPECT_NE(findError(r, ErrorKind::Deadlock), nullptr);
+}
+
+TEST(ExecThreads, ThreadLocalVariables) {
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        #include <stdio.h>
+        #include <assert.h>
+        __thread int tls = 5;
+        __thread int arr[2];
+        void *bump(void *a) {
+            for (int i = 0; i < 3; i++) tls++;
+            arr[1] = (int)(long)a;
+            assert(tls == 8 && arr[1] == (int)(long)a && arr[0] == 0);
+            return (void *)(long)tls;
+        }
+        int main() {
+            pthread_t t1, t2;
+            pthread_create(&t1, 0, bump, (void *)1);
+            pthread_create(&t2, 0, bump, (void *)2);
+            void *r1, *r2;
+            pthread_join(t1, &r1);
+            pthread_join(t2, &r2);
+            printf("%d %d %ld %ld\n", tls, arr[1], (long)r1, (long)r2);
+            return 0;
+        })");
+    EXPECT_EQ(r.verdict, Verdict::Safe);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0].message);
+    EXPECT_EQ(output(r), "5 0 8 8\n");
+    // Thread-local accesses are not visible events: the only interleavings are those of create/join/exit.
+    EXPECT_EQ(*r.stats.mazurkiewiczTraces, 1u);
+}
+
+TEST(ExecThreads, ExitWhileThreadsRun) {
+    // exit() from main ends the program although a worker is blocked forever: no deadlock.
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        #include <stdlib.h>
+        #include <stdio.h>
+        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+        void *stuck(void *a) { pthread_mutex_lock(&m); return 0; }
+        int main() {
+            pthread_mutex_lock(&m);
+            pthread_t t;
+            pthread_create(&t, 0, stuck, 0);
+            printf("leaving\n");
+            exit(0);
+        })");
+    EXPECT_EQ(r.verdict, Verdict::Safe);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0].message);
+    EXPECT_EQ(output(r), "leaving\n");
+}
+
+TEST(ExecThreads, ExitFromAWorkerEndsTheProgram) {
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        #include <stdlib.h>
+        #include <assert.h>
+        int x;
+        void *quit(void *a) { exit(1); }
+        int main() {
+            pthread_t t;
+            pthread_create(&t, 0, quit, 0);
+            pthread_join(t, 0);
+            assert(0); // unreachable: the worker's exit ends main too
+            return 0;
+        })");
+    EXPECT_EQ(r.verdict, Verdict::Safe);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0].message);
+}
+
+TEST(ExecThreads, MainReturningEndsUnjoinedThreads) {
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        #include <stdio.h>
+        int x;
+        void *w(void *a) { x = 1; return 0; }
+        int main() {
+            pthread_t t;
+            pthread_create(&t, 0, w, 0);
+            pthread_detach(t);
+            return 0;
+        })");
+    EXPECT_EQ(r.verdict, Verdict::Safe);
+    EXPECT_TRUE(r.errors.empty());
+    // The worker's write may run before main's exit or never: two executions.
+    EXPECT_EQ(r.stats.executions, 2u);
+}
+
+TEST(ExecThreads, MainCallingPthreadExitLetsOthersFinish) {
+    // pthread_exit in main: the process lives until the last thread ends.
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        #include <stdio.h>
+        void *w(void *a) { printf("worker\n"); return 0; }
+        int main() {
+            pthread_t t;
+            pthread_create(&t, 0, w, 0);
+            pthread_exit(0);
+        })");
+    EXPECT_EQ(r.verdict, Verdict::Safe);
+    EXPECT_TRUE(r.errors.empty());
+    EXPECT_EQ(output(r), "worker\n");
+    EXPECT_GE(r.stats.executions, 1u);
+    EXPECT_EQ(r.stats.blocked, 0u);
+}
+
+TEST(ExecThreads, C11Atomics) {
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        #include <stdatomic.h>
+        #include <assert.h>
+        #include <stdio.h>
+        atomic_int counter;
+        atomic_long wide = 10;
+        _Atomic char small;
+        void *inc(void *a) {
+            atomic_fetch_add(&counter, 1);
+            atomic_fetch_add_explicit(&wide, 5, memory_order_relaxed);
+            atomic_fetch_or(&small, (char)(long)a);
+            return 0;
+        }
+        int main() {
+            pthread_t t1, t2;
+            pthread_create(&t1, 0, inc, (void *)1);
+            pthread_create(&t2, 0, inc, (void *)2);
+            pthread_join(t1, 0);
+            pthread_join(t2, 0);
+            assert(atomic_load(&counter) == 2);
+            int old = atomic_exchange(&counter, 7);
+            int expected = 7;
+            _Bool ok = atomic_compare_exchange_strong(&counter, &expected, 9);
+            int expected2 = 1;
+            _Bool bad = atomic_compare_exchange_strong(&counter, &expected2, 11);
+            atomic_store(&counter, atomic_load(&counter) + 1);
+            atomic_thread_fence(memory_order_seq_cst);
+            printf("%d %d %d %d %d %ld %d %d\n", old, ok, bad, expected2, atomic_load(&counter), atomic_load(&wide),
+                   atomic_load(&small), atomic_fetch_sub(&counter, 3));
+            return 0;
+        })");
+    EXPECT_EQ(r.verdict, Verdict::Safe);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0].message);
+    EXPECT_EQ(output(r), "2 1 0 9 10 20 3 10\n");
+}
+
+TEST(ExecThreads, GccAtomicAndSyncBuiltins) {
+    EXPECT_EQ(safeOutput(R"(
+        #include <stdio.h>
+        int v = 5;
+        long long w = 1;
+        short s = 3;
+        int main() {
+            int a = __atomic_fetch_add(&v, 2, __ATOMIC_SEQ_CST);      // v = 7
+            int b = __atomic_add_fetch(&v, 1, __ATOMIC_SEQ_CST);      // v = 8
+            __atomic_store_n(&w, 1LL << 40, __ATOMIC_RELEASE);
+            long long c = __atomic_load_n(&w, __ATOMIC_ACQUIRE);
+            int exp = 8;
+            int ok = __atomic_compare_exchange_n(&v, &exp, 20, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+            int x = __atomic_exchange_n(&v, 30, __ATOMIC_SEQ_CST);   // v = 30
+            int d = __sync_fetch_and_add(&v, 10);                     // v = 40
+            int e = __sync_sub_and_fetch(&v, 1);                      // v = 39
+            int f = __sync_val_compare_and_swap(&v, 39, 1);           // v = 1
+            int g = __sync_bool_compare_and_swap(&v, 2, 3);           // fails
+            int h = __sync_lock_test_and_set(&v, 4);                  // v = 4
+            __sync_lock_release(&v);                                  // v = 0
+            __sync_synchronize();
+            short t = __sync_fetch_and_or(&s, 4);                     // s = 7
+            int m = __atomic_fetch_and(&v, 0, __ATOMIC_SEQ_CST);
+            __atomic_fetch_xor(&s, 1, __ATOMIC_SEQ_CST);              // s = 6
+            printf("%d %d %lld %d %d %d %d %d %d %d %d %d %d %d\n", a, b, c, ok, exp, x, d, e, f, g, h, v, t, s + m);
+            return 0;
+        })"),
+              "5 8 1099511627776 1 8 20 30 39 39 0 1 0 3 6\n");
+}
+
+TEST(ExecThreads, CasSpinlockProtectsData) {
+    // A lock built from a compare-exchange loop: the atomic write→read edges order the critical sections. A
+    // failing CAS loop is not a pure spin loop (it may write), so it needs the unroll bound to terminate.
+    Options o;
+    o.explore.exec.unroll = 3;
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        #include <stdatomic.h>
+        #include <assert.h>
+        atomic_int lock;
+        int data;
+        void acquire(void) { int e; do { e = 0; } while (!atomic_compare_exchange_weak(&lock, &e, 1)); }
+        void release(void) { atomic_store(&lock, 0); }
+        void *w(void *a) { acquire(); data++; release(); return 0; }
+        int main() {
+            pthread_t t1, t2;
+            pthread_create(&t1, 0, w, 0);
+            pthread_create(&t2, 0, w, 0);
+            pthread_join(t1, 0);
+            pthread_join(t2, 0);
+            assert(data == 2);
+            return 0;
+        })",
+                         o);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0].message);
+    EXPECT_EQ(r.verdict, Verdict::Bounded);
+    EXPECT_GT(r.stats.executions, 0u);
+}
+
+TEST(ExecThreads, SpinWaitOnAFlagNeedsNoBound) {
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        #include <stdatomic.h>
+        #include <assert.h>
+        atomic_int flag;
+        int data;
+        void *w(void *a) { while (atomic_load(&flag) == 0) { } assert(data == 42); return 0; }
+        int main() {
+            pthread_t t;
+            pthread_create(&t, 0, w, 0);
+            data = 42;
+            atomic_store(&flag, 1);
+            pthread_join(t, 0);
+            return 0;
+        })");
+    EXPECT_EQ(r.verdict, Verdict::Safe);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0].message);
+}
+
+TEST(ExecThreads, LostUpdateIsFoundWithoutAtomics) {
+    skein::test::Options o;
+    o.explore.detectRaces = false;
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        #include <assert.h>
+        int c;
+        void *inc(void *a) { c++; return 0; }
+        int main() {
+            pthread_t t1, t2;
+            pthread_create(&t1, 0, inc, 0);
+            pthread_create(&t2, 0, inc, 0);
+            pthread_join(t1, 0);
+            pthread_join(t2, 0);
+            assert(c == 2);
+            return 0;
+        })",
+                         o);
+    EXPECT_NE(findError(r, ErrorKind::Assertion), nullptr);
+}
+
+TEST(ExecThreads, VerifierAtomicFunctionsAndSections) {
+    // Both the __VERIFIER_atomic_ function and the begin/end section make the increment indivisible.
+    const char* fn = R"(
+        #include <pthread.h>
+        #include <assert.h>
+        int c;
+        void __VERIFIER_atomic_inc(void) { int t = c; c = t + 1; }
+        void *inc(void *a) { __VERIFIER_atomic_inc(); return 0; }
+        int main() {
+            pthread_t t1, t2;
+            pthread_create(&t1, 0, inc, 0);
+            pthread_create(&t2, 0, inc, 0);
+            pthread_join(t1, 0);
+            pthread_join(t2, 0);
+            assert(c == 2);
+            return 0;
+        })";
+    const char* section = R"(
+        #include <pthread.h>
+        #include <assert.h>
+        extern void __VERIFIER_atomic_begin(void);
+        extern void __VERIFIER_atomic_end(void);
+        int c;
+        void *inc(void *a) { __VERIFIER_atomic_begin(); int t = c; c = t + 1; __VERIFIER_atomic_end(); return 0; }
+        int main() {
+            pthread_t t1, t2;
+            pthread_create(&t1, 0, inc, 0);
+            pthread_create(&t2, 0, inc, 0);
+            pthread_join(t1, 0);
+            pthread_join(t2, 0);
+            assert(c == 2);
+            return 0;
+        })";
+    for (const char* src : {fn, section}) {
+        Options o;
+        o.explore.detectRaces = false; // whether atomic sections order accesses for the race detector is core/explore's
+        auto r = checkSource(src, o);
+        EXPECT_EQ(r.verdict, Verdict::Safe) << src;
+        EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0].message);
+    }
+}
+
+TEST(ExecThreads, VerifierAtomicSectionsAndRaceDetection) {
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        int c;
+        void __VERIFIER_atomic_inc(void) { c++; }
+        void *inc(void *a) { __VERIFIER_atomic_inc(); return 0; }
+        int main() {
+            pthread_t t1, t2;
+            pthread_create(&t1, 0, inc, 0);
+            pthread_create(&t2, 0, inc, 0);
+            pthread_join(t1, 0);
+            pthread_join(t2, 0);
+            return c;
+        })");
+    // FIXME: each atomic section runs alone (SV-COMP semantics), so the two increments cannot race; but the
+    // race detector (core/explore) has no happens-before edge between atomic sections and reports a race.
+    // Expected once fixed: r.errors.empty().
+    EXPECT_NE(findError(r, ErrorKind::DataRace), nullptr);
+    EXPECT_EQ(findError(r, ErrorKind::Assertion), nullptr);
+}
+
+TEST(ExecThreads, ThreadsCreatedInALoop) {
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        #include <assert.h>
+        int slot[3];
+        void *w(void *a) { long i = (long)a; slot[i] = (int)i + 1; return 0; }
+        int main() {
+            pthread_t t[3];
+            for (long i = 0; i < 3; i++) pthread_create(&t[i], 0, w, (void *)i);
+            for (int i = 0; i < 3; i++) pthread_join(t[i], 0);
+            assert(slot[0] + slot[1] + slot[2] == 6);
+            return 0;
+        })");
+    EXPECT_EQ(r.verdict, Verdict::Safe);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0].message);
+    EXPECT_EQ(*r.stats.mazurkiewiczTraces, 1u);
+}
+
+} // namespace
