@@ -164,7 +164,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         if (!visible) {
             Event scratch;
             performBuiltin(t, in, 0, scratch);
-            return status_ == ExecStatus::Running;
+            return status_ != ExecStatus::Unsupported && !th.stopped;
         }
         // The event's ranges are computed now; the work is redone, with checks, when it runs.
         Event ev;
@@ -195,7 +195,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         if (ev.size == 0 && ev.size2 == 0) {
             Event scratch;
             performBuiltin(t, in, 0, scratch);
-            return status_ == ExecStatus::Running;
+            return status_ != ExecStatus::Unsupported && !th.stopped;
         }
         return pending(ev);
     }
@@ -222,7 +222,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         return false;
     }
     case Builtin::ReachError: {
-        fail(t, report::ErrorKind::Assertion, std::string(program_.functions[fr.func].name == "" ? "" : "") + "reach_error() is reachable");
+        fail(t, report::ErrorKind::Assertion, "reach_error() is reachable");
         return false;
     }
     case Builtin::VerifierAssert:
@@ -507,7 +507,7 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         int r = b == Builtin::Strcmp ? std::strcmp(x.c_str(), y.c_str()) : std::strncmp(x.c_str(), y.c_str(), A(2));
         return finish(uint64_t(int64_t(r < 0 ? -1 : r > 0 ? 1 : 0)));
     }
-    case Builtin::Exit: status_ = ExecStatus::Finished; return;
+    case Builtin::Exit: finishThread(t, A(0), /*programExit=*/true); return; // (step() handles ProgramExit first)
     case Builtin::Nondet:
     case Builtin::Rand: {
         bool isBool = in.imm & 2, isSigned = in.imm & 1;

@@ -31,7 +31,8 @@ void Executor::reset() {
     condWaiters_.clear();
     trace_.clear();
     status_ = ExecStatus::Running;
-    error_.reset();
+    errors_.clear();
+    anyCut_ = anyBound_ = exitRequested_ = false;
     boundReason_.clear();
     exclusive_ = model::kNoThread;
     sampledNondet_ = false;
@@ -47,6 +48,7 @@ void Executor::reset() {
         args[1] = memory_.allocate(0, 8, ObjectKind::Argv, false, 0);
     }
     if (pushFrame(0, program_.mainFunction, args, mainFn.numParams, program::kNoReg, 0, mainFn.atomicSection)) run(0);
+    updateStatus();
 }
 
 const ThreadView& Executor::thread(ThreadId t) const {
@@ -60,6 +62,10 @@ void Executor::refreshView(ThreadId t) {
     v.choices = 1;
     if (th.finished) {
         v.state = ThreadState::Finished;
+        return;
+    }
+    if (th.stopped) {
+        v.state = ThreadState::Stopped;
         return;
     }
     if (th.state == ThreadState::BlockedCond) {
@@ -78,7 +84,9 @@ void Executor::refreshView(ThreadId t) {
     }
     case EventKind::ThreadJoin: {
         ThreadId target = ThreadId(v.pending.value);
-        if (target < threads_.size() && !threads_[target]->finished) {
+        // A thread that ended the program (exit(), main's return) never becomes joinable: in the real process
+        // nothing runs after it, and nothing may observe that it happened.
+        if (target < threads_.size() && (!threads_[target]->finished || threads_[target]->endedProgram)) {
             v.state = ThreadState::BlockedJoin;
             v.waitObject = target;
         }
@@ -95,7 +103,7 @@ void Executor::refreshView(ThreadId t) {
 }
 
 bool Executor::enabled(ThreadId t) const {
-    if (status_ != ExecStatus::Running) return false;
+    if (status_ == ExecStatus::Unsupported) return false;
     if (exclusive_ != model::kNoThread && exclusive_ != t) return false;
     return thread(t).state == ThreadState::Ready && threads_[t]->hasPending;
 }
@@ -124,7 +132,11 @@ const Event& Executor::step(ThreadId t, uint32_t choice) {
     Event ev = views_[t].pending;
     th.hasPending = false;
     ++th.events;
-    if (th.atomicDepth > 0) exclusive_ = t;
+    if (th.atomicDepth > 0) {
+        exclusive_ = t;
+        // SV-COMP atomic sections run alone, so their accesses cannot race: they count as atomic accesses.
+        if (ev.isMemory()) ev.atomic = true;
+    }
     const Frame& fr = th.frames.back();
     const program::Instr& in = program_.functions[fr.func].code[fr.pc];
     bool continueThread = true;
@@ -136,7 +148,10 @@ const Event& Executor::step(ThreadId t, uint32_t choice) {
         else performMemory(t, in, ev);
         break;
     case EventKind::ProgramExit:
-        status_ = ExecStatus::Finished;
+        // main returned or exit() was called. The process would end here; Skein instead lets the other threads
+        // run on (a schedule that delays this exit has the same prefix) and does not report them as deadlocked
+        // if they wait forever. main's stack stays alive for them.
+        finishThread(t, ev.value, /*programExit=*/true);
         continueThread = false;
         break;
     default:
@@ -145,12 +160,12 @@ const Event& Executor::step(ThreadId t, uint32_t choice) {
         break;
     }
     trace_.push_back(ev);
-    if (th.events >= opts_.maxEventsPerThread && status_ == ExecStatus::Running && continueThread && !th.finished) {
+    bool alive = status_ != ExecStatus::Unsupported && !th.finished && !th.stopped;
+    if (alive && continueThread && th.events >= opts_.maxEventsPerThread)
         bound(t, "event bound: thread " + std::to_string(t) + " executed " + std::to_string(th.events) +
                      " visible events in one execution (--max-events)");
-        return trace_.back();
-    }
-    if (status_ == ExecStatus::Running && continueThread) run(t);
+    else if (alive && continueThread) run(t);
+    updateStatus();
     return trace_.back();
 }
 
@@ -164,17 +179,17 @@ ThreadId Executor::createThread(uint32_t func, uint64_t arg) {
     return id;
 }
 
-void Executor::finishThread(ThreadId t, uint64_t retval) {
+void Executor::finishThread(ThreadId t, uint64_t retval, bool programExit) {
     Thread& th = *threads_[t];
     while (!th.frames.empty()) {
-        uint64_t zero = 0;
-        // Unwind (pthread_exit from a nested call): stack objects die, atomic sections end.
+        // Unwind (pthread_exit from a nested call): stack objects die, atomic sections end. At a program exit
+        // the stack stays: other threads may still use what main passed them.
         Frame f = th.frames.back();
         th.frames.pop_back();
-        for (size_t k = f.stackObjectBase; k < th.stackObjects.size(); ++k)
-            if (Object* o = memory_.object(th.stackObjects[k])) o->alive = false;
+        if (!programExit)
+            for (size_t k = f.stackObjectBase; k < th.stackObjects.size(); ++k)
+                if (Object* o = memory_.object(th.stackObjects[k])) o->alive = false;
         th.stackObjects.resize(f.stackObjectBase);
-        (void)zero;
     }
     th.atomicDepth = 0;
     if (exclusive_ == t) exclusive_ = model::kNoThread;
@@ -182,17 +197,41 @@ void Executor::finishThread(ThreadId t, uint64_t retval) {
     th.hasPending = false;
     th.retval = retval;
     views_[t].state = ThreadState::Finished;
-    // main's return is a ProgramExit event and never gets here; when main called pthread_exit instead, the
-    // process ends with its last thread.
-    for (const auto& other : threads_)
-        if (!other->finished) return;
-    if (status_ == ExecStatus::Running) status_ = ExecStatus::Finished;
+    if (programExit) {
+        exitRequested_ = true;
+        th.endedProgram = true;
+    }
+}
+
+void Executor::stopThread(ThreadId t) {
+    Thread& th = *threads_[t];
+    th.stopped = true;
+    th.hasPending = false;
+    th.atomicDepth = 0;
+    if (exclusive_ == t) exclusive_ = model::kNoThread;
+    views_[t].state = ThreadState::Stopped;
+}
+
+// Decides the status once no thread is enabled (see ExecStatus).
+void Executor::updateStatus() {
+    if (status_ == ExecStatus::Unsupported) return;
+    status_ = ExecStatus::Running;
+    for (ThreadId t = 0; t < threads_.size(); ++t)
+        if (enabled(t)) return;
+    if (!errors_.empty()) status_ = ExecStatus::Error;
+    else if (anyBound_) status_ = ExecStatus::Bounded;
+    else if (anyCut_) status_ = ExecStatus::Cut;
+    else {
+        bool allDone = true;
+        for (const auto& th : threads_) allDone &= th->finished;
+        if (allDone || exitRequested_) status_ = ExecStatus::Finished;
+    }
 }
 
 void Executor::fail(ThreadId t, report::ErrorKind kind, std::string message) {
-    if (status_ != ExecStatus::Running) return;
-    status_ = ExecStatus::Error;
-    error_ = ExecError{kind, std::move(message), t, currentLoc(t)};
+    if (status_ == ExecStatus::Unsupported || threads_[t]->stopped) return;
+    errors_.push_back(ExecError{kind, std::move(message), t, currentLoc(t), trace_.size()});
+    stopThread(t);
 }
 
 void Executor::failAccess(ThreadId t, AccessError e, uint64_t ptr, uint64_t size) {
@@ -210,19 +249,22 @@ void Executor::failAccess(ThreadId t, AccessError e, uint64_t ptr, uint64_t size
 }
 
 void Executor::cut(ThreadId t) {
-    if (status_ == ExecStatus::Running) status_ = ExecStatus::Cut;
+    if (status_ == ExecStatus::Unsupported || threads_[t]->stopped) return;
+    anyCut_ = true;
+    stopThread(t);
 }
 
 void Executor::bound(ThreadId t, std::string why) {
-    if (status_ != ExecStatus::Running) return;
-    status_ = ExecStatus::Bounded;
-    boundReason_ = std::move(why);
+    if (status_ == ExecStatus::Unsupported || threads_[t]->stopped) return;
+    if (!anyBound_) boundReason_ = std::move(why);
+    anyBound_ = true;
+    stopThread(t);
 }
 
 void Executor::unsupported(ThreadId t, std::string what) {
-    if (status_ != ExecStatus::Running) return;
+    if (status_ == ExecStatus::Unsupported) return;
     status_ = ExecStatus::Unsupported;
-    error_ = ExecError{report::ErrorKind::Unsupported, std::move(what), t, currentLoc(t)};
+    errors_.push_back(ExecError{report::ErrorKind::Unsupported, std::move(what), t, currentLoc(t), trace_.size()});
 }
 
 std::string Executor::describeBlocked(ThreadId t) const {

@@ -37,6 +37,7 @@ enum class ThreadState : uint8_t {
     BlockedJoin,   // waits for thread `waitObject` to finish
     BlockedCond,   // waits on a condition variable to be signalled
     Finished,
+    Stopped,       // stopped by an error, a failed assume/abort/spin cut, or a bound; never runs again
 };
 
 struct ThreadView {
@@ -46,14 +47,17 @@ struct ThreadView {
     uint64_t waitObject = 0; // BlockedLock: mutex address; BlockedJoin: thread id; BlockedCond: cond address
 };
 
-// How an execution ended (or that it has not).
+// How an execution ended (or that it has not). Errors, failed assumes and bounds stop only the thread that
+// hits them: the others run on until no thread is enabled, so that every thread's visible actions stay
+// independent of what another thread does after them (the unfolding explorers rely on it). The status is
+// decided once no thread is enabled, in this order:
 enum class ExecStatus : uint8_t {
-    Running,
-    Finished,      // main returned / exit() / all threads finished
-    Error,         // an error stopped the execution (assertion, UB): see error()
-    Cut,           // abort() or a failed assume: not an error, the execution is dropped
-    Bounded,       // a bound was hit: see boundReason()
-    Unsupported,   // the program reached a construct Skein does not model
+    Running,       // some thread is enabled — or none is and the live threads all wait: a deadlock
+    Finished,      // every thread finished (or main/exit() ended the program and the rest wait or finished)
+    Error,         // some thread stopped at an error: see errors()
+    Cut,           // some thread stopped at abort(), a failed assume or a spin loop: the execution is dropped
+    Bounded,       // some thread hit a bound: see boundReason()
+    Unsupported,   // the program reached a construct Skein does not model (stops everything at once)
 };
 
 struct ExecError {
@@ -61,6 +65,7 @@ struct ExecError {
     std::string message;
     ThreadId thread = 0;
     uint32_t loc = 0;
+    size_t traceLength = 0; // visible events executed when it happened (the counterexample ends there)
 };
 
 class Executor {
@@ -86,7 +91,8 @@ public:
     const Event& step(ThreadId t, uint32_t choice = 0);
 
     const std::vector<Event>& trace() const { return trace_; }
-    const std::optional<ExecError>& error() const { return error_; }
+    // The errors of this execution, in the order they happened (at most one per thread).
+    const std::vector<ExecError>& errors() const { return errors_; }
     const std::string& boundReason() const { return boundReason_; }
     // True when a nondet value was drawn from a domain smaller than its type's.
     bool sampledNondet() const { return sampledNondet_; }
@@ -116,7 +122,8 @@ private:
     std::unordered_map<uint64_t, std::vector<ThreadId>> condWaiters_;
     std::vector<Event> trace_;
     ExecStatus status_ = ExecStatus::Running;
-    std::optional<ExecError> error_;
+    std::vector<ExecError> errors_;
+    bool anyCut_ = false, anyBound_ = false, exitRequested_ = false;
     std::string boundReason_;
     ThreadId exclusive_ = model::kNoThread;
     bool sampledNondet_ = false;
@@ -135,7 +142,9 @@ private:
     void performMemory(ThreadId t, const program::Instr& in, Event& ev);
 
     ThreadId createThread(uint32_t func, uint64_t arg);
-    void finishThread(ThreadId t, uint64_t retval);
+    void finishThread(ThreadId t, uint64_t retval, bool programExit = false);
+    void stopThread(ThreadId t);
+    void updateStatus();
     void fail(ThreadId t, report::ErrorKind kind, std::string message);
     void failAccess(ThreadId t, AccessError e, uint64_t ptr, uint64_t size);
     void cut(ThreadId t);

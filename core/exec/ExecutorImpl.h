@@ -28,6 +28,8 @@ struct Executor::Thread {
     uint32_t atomicDepth = 0;
     uint8_t phase = 0; // second event of one instruction (cond_wait: the mutex re-acquire)
     bool finished = false;
+    bool stopped = false; // an error, a cut or a bound ended this thread (not finished)
+    bool endedProgram = false; // it returned from main or called exit(): nothing can join it
     bool joined = false;
     bool detached = false;
     bool hasPending = false;

@@ -135,7 +135,7 @@ void Executor::run(ThreadId t) {
     Thread& th = *threads_[t];
     th.hasPending = false;
     const uint64_t stepLimit = opts_.maxStepsPerThread;
-    while (status_ == ExecStatus::Running) {
+    while (status_ != ExecStatus::Unsupported && !th.stopped && !th.finished) {
         Frame* fr = &th.frames.back();
         const program::Function& fn = program_.functions[fr->func];
         const Instr* code = fn.code.data();
@@ -447,7 +447,7 @@ void Executor::run(ThreadId t) {
             case Op::CallBuiltin: {
                 fr->pc = pc;
                 if (!callBuiltin(t, in)) return; // visible, pending; or the execution ended
-                if (status_ != ExecStatus::Running || th.finished) return;
+                if (status_ == ExecStatus::Unsupported || th.finished || th.stopped) return;
                 break; // the builtin advanced pc (and may have changed frames)
             }
             case Op::Unreachable:

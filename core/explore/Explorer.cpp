@@ -2,6 +2,9 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
+
+#include "core/explore/RaceDetector.h"
 #include "core/explore/TraceBuilder.h"
 #include "core/explore/dfs/Dfs.h"
 #include "core/explore/unfolding/Qpor.h"
@@ -32,14 +35,14 @@ bool ErrorCollector::known(const ErrorKey& key) {
 }
 
 bool ErrorCollector::add(const ErrorKey& key, report::ErrorReport base, const exec::Executor& ex,
-                         const std::vector<report::Decision>& schedule, int raceFirst, int raceSecond) {
+                         const std::vector<report::Decision>& schedule, const CounterexampleCut& cut) {
     if (known(key)) return false;
     if (errors_.size() >= opts_.maxErrors) {
         limitReached_ = true;
         return true;
     }
-    buildCounterexample(ex, base, raceFirst, raceSecond);
-    base.schedule = schedule;
+    buildCounterexample(ex, base, cut);
+    base.schedule.assign(schedule.begin(), schedule.begin() + long(std::min(cut.length, schedule.size())));
     index_[key] = errors_.size();
     errors_.push_back(std::move(base));
     if (observer_) observer_->onError(errors_.back());
@@ -47,41 +50,57 @@ bool ErrorCollector::add(const ErrorKey& key, report::ErrorReport base, const ex
     return opts_.stopOnFirstError || limitReached_;
 }
 
-std::optional<std::pair<ErrorKey, report::ErrorReport>> terminalError(const exec::Executor& ex) {
+std::vector<FoundError> terminalErrors(const exec::Executor& ex) {
     const program::Program& p = ex.program();
-    report::ErrorReport rep;
-    if (ex.status() == exec::ExecStatus::Error || ex.status() == exec::ExecStatus::Unsupported) {
-        const exec::ExecError& err = *ex.error();
-        rep.kind = err.kind;
-        rep.message = err.message;
-        rep.thread = err.thread;
-        rep.location = p.sourceLocation(err.loc);
-        return std::pair{ErrorKey{err.kind, err.loc, 0}, std::move(rep)};
+    std::vector<FoundError> out;
+    for (const exec::ExecError& err : ex.errors()) {
+        FoundError f;
+        f.key = ErrorKey{err.kind, err.loc, 0};
+        f.report.kind = err.kind;
+        f.report.message = err.message;
+        f.report.thread = err.thread;
+        f.report.location = p.sourceLocation(err.loc);
+        f.cut.length = err.traceLength;
+        f.cut.error = &err;
+        out.push_back(std::move(f));
     }
-    if (ex.status() != exec::ExecStatus::Running || ex.exclusiveThread() != model::kNoThread) return std::nullopt;
+    if (!out.empty() || ex.status() != exec::ExecStatus::Running || ex.exclusiveThread() != model::kNoThread)
+        return out;
     // No thread enabled and no atomic section holding the others back: every live thread waits on a lock, a join
-    // or a condition variable.
+    // or a condition variable. (Threads left waiting after main returned are not deadlocked: the status is then
+    // Finished.)
     std::string who;
     model::ThreadId first = model::kNoThread;
     for (model::ThreadId t = 0; t < ex.numThreads(); ++t) {
-        if (ex.thread(t).state == exec::ThreadState::Finished) continue;
+        auto state = ex.thread(t).state;
+        if (state == exec::ThreadState::Finished || state == exec::ThreadState::Stopped) continue;
         if (first == model::kNoThread) first = t;
         who += (who.empty() ? "" : "; ") + std::string("thread ") + std::to_string(t) + " " + ex.describeBlocked(t);
     }
-    if (first == model::kNoThread) return std::nullopt;
-    rep.kind = report::ErrorKind::Deadlock;
-    rep.thread = first;
+    if (first == model::kNoThread) return out;
+    // Report it where a thread waits for a mutex when one does (the heart of the cycle), not at a join.
+    for (model::ThreadId t = 0; t < ex.numThreads(); ++t)
+        if (ex.thread(t).state == exec::ThreadState::BlockedLock) {
+            first = t;
+            break;
+        }
+    FoundError f;
     uint32_t loc = ex.thread(first).pending.loc;
-    rep.location = p.sourceLocation(loc);
-    rep.message = "deadlock: " + who;
-    return std::pair{ErrorKey{report::ErrorKind::Deadlock, loc, 0}, std::move(rep)};
+    f.key = ErrorKey{report::ErrorKind::Deadlock, loc, 0};
+    f.report.kind = report::ErrorKind::Deadlock;
+    f.report.thread = first;
+    f.report.location = p.sourceLocation(loc);
+    f.report.message = "deadlock: " + who;
+    out.push_back(std::move(f));
+    return out;
 }
 
-std::pair<ErrorKey, report::ErrorReport> raceError(const exec::Executor& ex, uint32_t first, uint32_t second) {
+FoundError raceError(const exec::Executor& ex, uint32_t first, uint32_t second) {
     const program::Program& p = ex.program();
     const model::Event& a = ex.trace()[first];
     const model::Event& b = ex.trace()[second];
-    report::ErrorReport rep;
+    FoundError f;
+    report::ErrorReport& rep = f.report;
     rep.kind = report::ErrorKind::DataRace;
     rep.thread = b.tid;
     rep.location = p.sourceLocation(b.loc);
@@ -92,7 +111,36 @@ std::pair<ErrorKey, report::ErrorReport> raceError(const exec::Executor& ex, uin
                   " it at line " + std::to_string(rep.otherLocation->line) + ", unordered with thread " +
                   std::to_string(b.tid) + "'s " + (b.writes() ? "write" : "read") + " at line " +
                   std::to_string(rep.location.line);
-    return {ErrorKey::race(a.loc, b.loc), std::move(rep)};
+    f.key = ErrorKey::race(a.loc, b.loc);
+    f.cut.length = second + 1;
+    f.cut.raceFirst = int(first);
+    f.cut.raceSecond = int(second);
+    return f;
+}
+
+bool collectErrors(ErrorCollector& errors, RaceDetector* races, const exec::Executor& ex,
+                   const std::vector<report::Decision>& schedule) {
+    bool stop = false;
+    if (races) {
+        races->reset();
+        const auto& trace = ex.trace();
+        std::vector<ErrorKey> seen; // a race counts once per execution, however often it recurs in it
+        for (uint32_t i = 0; i < trace.size() && !stop; ++i)
+            if (races->onEvent(trace[i], i)) {
+                const auto& r = races->lastRace();
+                ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
+                if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+                seen.push_back(key);
+                if (errors.known(key)) continue;
+                FoundError f = raceError(ex, r.first, r.second);
+                stop |= errors.add(f.key, std::move(f.report), ex, schedule, f.cut);
+            }
+    }
+    for (FoundError& f : terminalErrors(ex)) {
+        if (stop) break;
+        stop |= errors.add(f.key, std::move(f.report), ex, schedule, f.cut);
+    }
+    return stop;
 }
 
 double RunClock::elapsedMs() const {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,8 +67,9 @@ public:
     bool known(const ErrorKey& key);
     // Records a new error of the execution the executor just ran (`schedule` replays it). Returns true when the
     // exploration should stop (first error with --stop-on-first, or the error limit).
+    // `cut` says where the counterexample ends in the executor's trace (see TraceBuilder.h).
     bool add(const ErrorKey& key, report::ErrorReport base, const exec::Executor& ex,
-             const std::vector<report::Decision>& schedule, int raceFirst = -1, int raceSecond = -1);
+             const std::vector<report::Decision>& schedule, const struct CounterexampleCut& cut);
     std::vector<report::ErrorReport> take() { return std::move(errors_); }
     size_t size() const { return errors_.size(); }
     bool limitReached() const { return limitReached_; }
@@ -80,11 +82,28 @@ private:
     bool limitReached_ = false;
 };
 
-// The error an execution ended with (assertion, memory, ...), or a deadlock when no thread is enabled; shared by
-// the explorers. Returns the key and the report without trace (ErrorCollector adds it).
-std::optional<std::pair<ErrorKey, report::ErrorReport>> terminalError(const exec::Executor& ex);
+// Where a counterexample ends: the first `length` events of the executor's trace, then the failing operation
+// (`error`), or the racing pair marked.
+struct CounterexampleCut {
+    size_t length = SIZE_MAX;
+    const exec::ExecError* error = nullptr;
+    int raceFirst = -1, raceSecond = -1;
+};
+
+struct FoundError {
+    ErrorKey key;
+    report::ErrorReport report; // without trace: ErrorCollector::add builds it
+    CounterexampleCut cut;
+};
+// The errors an execution ended with (assertions, memory errors, ... one per thread that hit one), or a
+// deadlock when no thread is enabled and the live ones all wait; shared by the explorers.
+std::vector<FoundError> terminalErrors(const exec::Executor& ex);
 // A data race between events `first` and `second` of the executor's trace.
-std::pair<ErrorKey, report::ErrorReport> raceError(const exec::Executor& ex, uint32_t first, uint32_t second);
+FoundError raceError(const exec::Executor& ex, uint32_t first, uint32_t second);
+// Records every terminal error and data race of the execution the executor just ran. Returns true when the
+// exploration should stop.
+bool collectErrors(ErrorCollector& errors, class RaceDetector* races, const exec::Executor& ex,
+                   const std::vector<report::Decision>& schedule);
 
 // Budget/cancellation/progress bookkeeping shared by the explorers' main loops.
 class RunClock {

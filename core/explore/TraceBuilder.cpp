@@ -1,6 +1,9 @@
 #include "core/explore/TraceBuilder.h"
 
+#include <algorithm>
 #include <map>
+
+#include "core/explore/Explorer.h"
 
 namespace skein::explore {
 
@@ -42,8 +45,10 @@ std::string describeEvent(const exec::Executor& ex, const Event& e) {
     return std::string(model::eventKindName(e.kind));
 }
 
-void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, int raceA, int raceB) {
-    const std::vector<Event>& events = ex.trace();
+void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, const CounterexampleCut& cut) {
+    const std::vector<Event> events(ex.trace().begin(),
+                                    ex.trace().begin() + long(std::min(cut.length, ex.trace().size())));
+    int raceA = cut.raceFirst, raceB = cut.raceSecond;
     const program::Program& prog = ex.program();
     out.trace.clear();
     out.graph = {};
@@ -85,15 +90,15 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, int
         }
     }
     // The failing operation itself, when the execution stopped at an error.
-    if (ex.error() && out.kind != report::ErrorKind::DataRace && out.kind != report::ErrorKind::Deadlock) {
+    if (cut.error) {
         report::TraceStep s;
         s.step = uint32_t(events.size() + 1);
-        s.thread = ex.error()->thread;
-        s.location = prog.sourceLocation(ex.error()->loc);
+        s.thread = cut.error->thread;
+        s.location = prog.sourceLocation(cut.error->loc);
         s.operation = "error";
-        s.detail = ex.error()->message;
+        s.detail = cut.error->message;
         out.trace.push_back(s);
-        out.graph.nodes.push_back({uint32_t(events.size()), s.thread, ex.error()->message, s.location});
+        out.graph.nodes.push_back({uint32_t(events.size()), s.thread, cut.error->message, s.location});
     }
 
     auto& edges = out.graph.edges;

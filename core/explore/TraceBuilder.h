@@ -7,9 +7,10 @@
 
 namespace skein::explore {
 
-// `events` is the executor's trace; `raceA`/`raceB` index the racing pair (or -1). When the execution stopped
-// at an error, the failing operation is appended as a last step.
-void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, int raceA = -1, int raceB = -1);
+struct CounterexampleCut;
+// The trace and partial order of the executor's last execution, up to `cut` (Explorer.h): the first
+// cut.length events, then the failing operation when cut.error is set; the racing pair is marked.
+void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, const CounterexampleCut& cut);
 
 std::string describeEvent(const exec::Executor& ex, const model::Event& e);
 

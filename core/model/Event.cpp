@@ -23,10 +23,16 @@ bool isMemoryAccess(EventKind k) {
 }
 
 bool dependent(const Event& a, const Event& b) {
-    if (a.kind == EventKind::ProgramExit || b.kind == EventKind::ProgramExit) return true;
+    // ProgramExit only ends its own thread (the executor lets the others run on): it conflicts with nothing.
+    if (a.kind == EventKind::ProgramExit || b.kind == EventKind::ProgramExit) return false;
     if (a.isMemory() && b.isMemory()) {
+        // Locations are 4-byte words (kWordSize): two accesses to one word are dependent even when their bytes
+        // differ. The unfolding explorer uses the same granularity, so both count the same traces.
         auto meet = [](std::pair<uint64_t, uint64_t> x, std::pair<uint64_t, uint64_t> y) {
-            return x.first < x.second && y.first < y.second && x.first < y.second && y.first < x.second;
+            if (x.first >= x.second || y.first >= y.second) return false;
+            uint64_t xl = x.first & ~uint64_t(kWordSize - 1), xh = (x.second + kWordSize - 1) & ~uint64_t(kWordSize - 1);
+            uint64_t yl = y.first & ~uint64_t(kWordSize - 1), yh = (y.second + kWordSize - 1) & ~uint64_t(kWordSize - 1);
+            return xl < yh && yl < xh;
         };
         auto wa = a.writeRange(), wb = b.writeRange();
         if (meet(wa, wb)) return true;

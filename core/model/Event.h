@@ -9,6 +9,8 @@ namespace skein::model {
 
 using ThreadId = uint32_t;
 inline constexpr ThreadId kNoThread = ~0u;
+// Memory locations for dependence are aligned words of this many bytes (see model::dependent).
+inline constexpr uint64_t kWordSize = 4;
 
 enum class EventKind : uint8_t {
 #define SKEIN_EVENT(Name, Wire, Mem) Name,

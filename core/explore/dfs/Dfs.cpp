@@ -85,7 +85,6 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
         races.reset();
         schedule.clear();
         size_t depth = 0;
-        uint32_t eventIndex = 0;
         for (;;) {
             if (ex.status() != ExecStatus::Running) break;
             // Options at this state. A thread-local choice (nondet) commutes with everything: resolve it first,
@@ -109,17 +108,8 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
             }
             ++depth;
             schedule.push_back(d);
-            const Event& e = ex.step(d.thread, d.choice);
+            ex.step(d.thread, d.choice);
             ++st.events;
-            if (opts.detectRaces && races.onEvent(e, eventIndex)) {
-                const auto& r = races.lastRace();
-                ErrorKey key = ErrorKey::race(ex.trace()[r.first].loc, ex.trace()[r.second].loc);
-                if (!errors.known(key)) {
-                    auto [k, rep] = raceError(ex, r.first, r.second);
-                    if (errors.add(k, std::move(rep), ex, schedule, int(r.first), int(r.second))) stop = true;
-                }
-            }
-            ++eventIndex;
         }
         st.instructions += ex.instructions();
         if (ex.sampledNondet()) sampled = true;
@@ -128,6 +118,7 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
             firstOutput = false;
         }
 
+        if (collectErrors(errors, opts.detectRaces ? &races : nullptr, ex, schedule)) stop = true;
         switch (ex.status()) {
         case ExecStatus::Finished:
             ++st.executions;
@@ -135,28 +126,23 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
             finals.insert(ex.finalStateHash());
             break;
         case ExecStatus::Error:
-        case ExecStatus::Unsupported: {
             ++st.executions;
             traces.insert(mazurkiewiczHash(ex.trace()));
-            auto err = terminalError(ex);
-            if (err && errors.add(err->first, std::move(err->second), ex, schedule)) stop = true;
-            if (ex.status() == ExecStatus::Unsupported) stop = true; // the program cannot be checked
             break;
-        }
+        case ExecStatus::Unsupported:
+            ++st.executions;
+            stop = true; // the program cannot be checked
+            break;
         case ExecStatus::Cut: ++st.blocked; break;
         case ExecStatus::Bounded:
             ++st.bounded;
             boundsSeen[ex.boundReason()] = true;
             break;
-        case ExecStatus::Running: {
-            // No thread enabled: a deadlock, or a blocked atomic section (not an error).
+        case ExecStatus::Running:
+            // No thread enabled and the live ones wait: a deadlock (reported above), or a blocked atomic section.
             ++st.blocked;
-            if (auto err = terminalError(ex)) {
-                traces.insert(mazurkiewiczHash(ex.trace()));
-                if (errors.add(err->first, std::move(err->second), ex, schedule)) stop = true;
-            }
+            if (ex.exclusiveThread() == model::kNoThread) traces.insert(mazurkiewiczHash(ex.trace()));
             break;
-        }
         }
 
         if (opts.maxExecutions && st.executions + st.blocked + st.bounded >= opts.maxExecutions) {

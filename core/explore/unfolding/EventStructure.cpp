@@ -5,7 +5,7 @@
 namespace skein::explore::unfolding {
 
 namespace {
-constexpr uint64_t kWord = 4; // dependence granularity: model::dependent uses the same
+constexpr uint64_t kWord = model::kWordSize; // dependence granularity: model::dependent uses the same
 }
 
 std::vector<uint64_t> wordsOf(uint64_t addr, uint64_t size) {

@@ -117,19 +117,7 @@ void QporExplorer::recordMaximal() {
     if (ex_.sampledNondet()) sampled_ = true;
     std::vector<report::Decision> schedule;
     for (size_t i = 0; i + 1 < stack_.size(); ++i) schedule.push_back(stack_[i].decision);
-    if (opts_.detectRaces) {
-        races_.reset();
-        const auto& trace = ex_.trace();
-        for (uint32_t i = 0; i < trace.size(); ++i)
-            if (races_.onEvent(trace[i], i)) {
-                const auto& r = races_.lastRace();
-                ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
-                if (!errors_.known(key)) {
-                    auto [k, rep] = raceError(ex_, r.first, r.second);
-                    if (errors_.add(k, std::move(rep), ex_, schedule, int(r.first), int(r.second))) stop_ = true;
-                }
-            }
-    }
+    if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, ex_, schedule)) stop_ = true;
     if (firstOutput_ && ex_.status() == ExecStatus::Finished) {
         result_.output = ex_.output();
         firstOutput_ = false;
@@ -139,24 +127,17 @@ void QporExplorer::recordMaximal() {
         ++st.executions;
         finals_.insert(ex_.finalStateHash());
         break;
-    case ExecStatus::Error:
-    case ExecStatus::Unsupported: {
+    case ExecStatus::Error: ++st.executions; break;
+    case ExecStatus::Unsupported:
         ++st.executions;
-        auto err = terminalError(ex_);
-        if (err && errors_.add(err->first, std::move(err->second), ex_, schedule)) stop_ = true;
-        if (ex_.status() == ExecStatus::Unsupported) stop_ = true;
+        stop_ = true;
         break;
-    }
     case ExecStatus::Cut: ++st.blocked; break;
     case ExecStatus::Bounded:
         ++st.bounded;
         boundsSeen_[ex_.boundReason()] = true;
         break;
-    case ExecStatus::Running:
-        ++st.blocked;
-        if (auto err = terminalError(ex_))
-            if (errors_.add(err->first, std::move(err->second), ex_, schedule)) stop_ = true;
-        break;
+    case ExecStatus::Running: ++st.blocked; break; // a deadlock (reported above) or a blocked atomic section
     }
 }
 
@@ -283,7 +264,7 @@ report::CheckResult QporExplorer::run() {
         rep.kind = report::ErrorKind::Unsupported;
         rep.message = "unsupported: " + *unsupported_;
         rep.location = prog_.sourceLocation(prog_.functions[prog_.mainFunction].loc);
-        errors_.add(ErrorKey{report::ErrorKind::Unsupported, 0, 0}, std::move(rep), ex_, {});
+        errors_.add(ErrorKey{report::ErrorKind::Unsupported, 0, 0}, std::move(rep), ex_, {}, CounterexampleCut{0});
     }
     for (auto& [why, _] : boundsSeen_) result_.bounds.push_back({why});
     if (sampled_) result_.bounds.push_back({"nondet values were drawn from a sampled domain (--nondet)"});
