@@ -373,6 +373,12 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         double r = b == Builtin::FAbs ? std::fabs(d) : b == Builtin::Sqrt ? std::sqrt(d) : b == Builtin::Floor ? std::floor(d) : std::ceil(d);
         return done(f32 ? uint64_t(std::bit_cast<uint32_t>(float(r))) : std::bit_cast<uint64_t>(r));
     }
+    case Builtin::FMulAdd: {
+        bool f32 = in.bits == 32;
+        auto val = [&](uint64_t v) { return f32 ? double(std::bit_cast<float>(uint32_t(v))) : std::bit_cast<double>(v); };
+        double r = std::fma(val(A(0)), val(A(1)), val(A(2)));
+        return done(f32 ? uint64_t(std::bit_cast<uint32_t>(float(r))) : std::bit_cast<uint64_t>(r));
+    }
     case Builtin::AddOverflow: {
         unsigned bits = in.bits;
         uint64_t a = A(0), c = A(1), r = 0;

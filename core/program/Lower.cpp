@@ -222,6 +222,7 @@ std::optional<Builtin> builtinFor(const std::string& name, const llvm::Function&
         m["llvm.floor"] = Builtin::Floor;
         m["llvm.ceil"] = Builtin::Ceil;
         m["llvm.trap"] = Builtin::Abort;
+        m["llvm.fma"] = Builtin::FMulAdd;
         m["llvm.uadd.with.overflow"] = Builtin::AddOverflow;
         m["llvm.ssub.with.overflow"] = Builtin::AddOverflow;
         m["llvm.usub.with.overflow"] = Builtin::AddOverflow;

@@ -24,7 +24,7 @@ struct Generator {
     int line = 1;
     explicit Generator(uint32_t seed) : rng(seed) {
         vars = 1 + int(rng() % 3);
-        mutexes = int(rng() % 3);
+        mutexes = int(rng() % 4);
         threads = 2 + int(rng() % 2);
     }
     int pick(int n) { return int(rng() % uint32_t(n)); }
@@ -34,7 +34,7 @@ struct Generator {
     }
     std::string var() { return "x" + std::to_string(pick(vars)); }
     void statement(int depth, int& locals) {
-        switch (pick(depth > 0 ? 6 : 8)) {
+        switch (pick(depth > 1 ? 7 : 9)) {
         case 0: emit("  " + var() + " = " + std::to_string(pick(3)) + ";"); break;
         case 1: emit("  " + var() + " = " + var() + " + 1;"); break;
         case 2: emit("  int r" + std::to_string(locals++) + " = " + var() + ";"); break;
@@ -45,6 +45,11 @@ struct Generator {
             else emit("  " + var() + " = 1;");
             break;
         case 5: emit("  int r" + std::to_string(locals++) + " = atomic_load(&a" + std::to_string(pick(2)) + ");"); break;
+        case 6:
+            // An assertion in a worker: it stops only that thread (ExecStatus).
+            if (locals) emit("  assert(r" + std::to_string(pick(locals)) + " != " + std::to_string(1 + pick(2)) + ");");
+            else emit("  assert(" + var() + " != 2);");
+            break;
         default: {
             if (!mutexes) {
                 emit("  " + var() + " = 3;");
@@ -77,7 +82,9 @@ struct Generator {
         emit("  pthread_t h[" + std::to_string(threads) + "];");
         for (int t = 0; t < threads; ++t)
             emit("  pthread_create(&h[" + std::to_string(t) + "], 0, t" + std::to_string(t) + ", 0);");
-        for (int t = 0; t < threads; ++t) emit("  pthread_join(h[" + std::to_string(t) + "], 0);");
+        // Sometimes main does not join the last worker: its return must not cut the worker short.
+        int joins = pick(4) ? threads : threads - 1;
+        for (int t = 0; t < joins; ++t) emit("  pthread_join(h[" + std::to_string(t) + "], 0);");
         if (pick(2)) emit("  assert(" + var() + " != " + std::to_string(1 + pick(3)) + ");");
         emit("  return 0;");
         emit("}");

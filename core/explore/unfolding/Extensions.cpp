@@ -93,21 +93,41 @@ std::vector<UEvent*> QporExplorer::enabledEvents() {
     for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
         if (!ex_.enabled(t)) continue;
         const exec::ThreadView& v = ex_.thread(t);
-        if (v.pending.kind == EventKind::ProgramExit) {
-            for (ThreadId o = 0; o < ex_.numThreads(); ++o)
-                if (o != t && ex_.thread(o).state != exec::ThreadState::Finished) {
-                    unsupported_ = "qpor does not support yet a program that ends while other threads still run "
-                                   "(use --algo=dfs)";
-                    return {};
-                }
-        }
         for (uint32_t c = 0; c < v.choices; ++c) {
             UEvent* e = eventFor(t, c, v.pending);
             es_.addToU(e);
             en.push_back(e);
         }
     }
+    // A thread blocked on a mutex has no event at C, but its acquire placed before the operations that made
+    // the mutex busy is a conflicting extension of C (ABBA: the second thread's acquire of A before the first
+    // thread's). cexp (Alg. 1) only walks acquires in C; the pending one needs the same walk.
+    for (ThreadId t = 0; t < ex_.numThreads(); ++t)
+        if (ex_.thread(t).state == exec::ThreadState::BlockedLock) blockedPlacements(t);
     return en;
+}
+
+void QporExplorer::blockedPlacements(ThreadId t) {
+    const model::Event& pending = ex_.thread(t).pending;
+    // The event the acquire would be if the mutex were free now: a description only, never registered.
+    UEvent like;
+    like.thread = t;
+    like.label = pending;
+    like.label.tid = t;
+    like.pt = F_.threadMax(t);
+    if (!like.pt && t < createOf_.size() && createOf_[t]) like.causes.push_back(createOf_[t]);
+    if (like.pt && like.pt->label.kind == EventKind::CondWait && t < wakers_.size() && wakers_[t])
+        like.causes.push_back(wakers_[t]);
+    like.baseCauses = uint32_t(like.causes.size());
+    Resource res{pending.addr, ResKind::Mutex};
+    for (UEvent* child = F_.treeMax(res); child;) {
+        bool forced = es_.leq(child, like.pt);
+        for (UEvent* c : like.causes) forced = forced || es_.leq(child, c);
+        if (forced) break;
+        UEvent* earlier = ownerOf(child->access(res)->node.parent);
+        if (mutexFreeAfter(earlier)) makeEvent(like, {earlier}, {});
+        child = earlier;
+    }
 }
 
 // An event with `like`'s action whose history is [pt(like)] ∪ its base causes ∪ [anchors] ∪ [readers]; the

@@ -74,6 +74,7 @@ private:
     UEvent* eventFor(ThreadId execTid, uint32_t choice, const model::Event& pending);
     void addConflictingExtensions(UEvent* e);
     void earlierPlacements(UEvent* e);
+    void blockedPlacements(ThreadId t);
     void readsFromNewWrite(UEvent* w);
     UEvent* makeEvent(const UEvent& like, std::vector<UEvent*> anchors, std::vector<UEvent*> readers, int choice = -1);
     uint32_t waitersAt(const Resource& cond, const UEvent* node) const;
