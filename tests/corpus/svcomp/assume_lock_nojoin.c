@@ -3,19 +3,17 @@
  * thread, main returning while threads still run, reach_error() defined in the file with abort().
  *
  * Two workers each take the assume-lock, increment `x`, check `x == 1` while holding it, decrement and release;
- * one ends with pthread_exit, the other by returning. main never joins them and returns: that ends the program
- * (and every thread still running). The lock gives mutual exclusion, so reach_error() is unreachable: expected
+ * one ends with pthread_exit, the other by returning. main never joins them and returns: that would end the
+ * program; Skein lets the workers run on (a schedule that delays main's return has the same prefix), so every
+ * execution sees both workers finish. The lock gives mutual exclusion, so reach_error() is unreachable: expected
  * verdict: safe — m is only touched inside atomic functions and x only under the assume-lock, so there is no
- * data race either (atomic sections exclude each other and order what follows them). Skein today reports races on
- * m and x (fixme on the first line; the second line checks reachability alone).
- * traces: recorded as Skein counts them; plausible because main's return (program exit, dependent with
- * everything) can come before, between or after each worker's steps, which multiplies the 2 lock orders;
- * final_states=10 likewise (x, m and each thread's progress at the exit).
+ * data race either (accesses inside atomic sections count as atomic).
+ * traces (derived): which worker takes the lock first = 2; final_states=1 (x == 0, m == 0 at the end).
  * A blocked count > 0 is expected: an acquire attempted while the lock is held makes the assume fail inside the
  * atomic function — the execution is cut (blocked), not an error.
  *
- * expect: => verdict=error errors=data_race@30,data_race@31,data_race@40 executions=106 traces=29 blocked=33 final_states=10 fixme="accesses inside __VERIFIER_atomic functions race-checked as plain, and atomic sections create no happens-before: expected errors=none (verdict safe)"
- * expect: --no-race-detection => verdict=safe errors=none executions=106 traces=29 blocked=33 final_states=10
+ * expect: => verdict=safe errors=none executions=107 traces=2 blocked=241 final_states=1
+ * expect: --no-race-detection => verdict=safe errors=none executions=107 traces=2 blocked=241 final_states=1
  */
 #include <pthread.h>
 

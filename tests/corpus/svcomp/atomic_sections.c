@@ -6,12 +6,11 @@
  * reads x inside an atomic section and leaves through one of two exits. main asserts (reach_error) that x == 2
  * after the joins. Each increment is atomic, so no update is lost and reach_error() is unreachable. The
  * accesses to x all happen inside atomic sections, which exclude each other (SV-COMP's no-data-race property
- * counts accesses in atomic sections as atomic): expected verdict: safe. Skein today reports data races between
- * accesses that are both inside atomic sections (fixme on the first line).
+ * counts accesses in atomic sections as atomic): expected verdict: safe.
  * traces (derived): the three atomic blocks on x are pairwise dependent (reads/writes of x): 3! = 6 orders;
  * final_states=3: seen == -1 (reader first), 1 or 2.
  *
- * expect: => verdict=error errors=data_race@30,data_race@40,data_race@41,data_race@48,data_race@52 executions=101 traces=6 blocked=0 final_states=3 fixme="accesses inside two __VERIFIER_atomic sections are reported as data races; atomic sections exclude each other, expected verdict=safe errors=none"
+ * expect: => verdict=safe errors=none executions=101 traces=6 blocked=0 final_states=3
  * expect: --no-race-detection => verdict=safe errors=none executions=101 traces=6 blocked=0 final_states=3
  */
 #include <pthread.h>
