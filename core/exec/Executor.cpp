@@ -23,6 +23,20 @@ Executor::Executor(const program::Program& p, ExecOptions opts) : program_(p), o
 
 Executor::~Executor() = default;
 
+Executor::Executor(const Executor& o, CloneTag)
+    : program_(o.program_), opts_(o.opts_), memory_(o.memory_), views_(o.views_), mutexes_(o.mutexes_),
+      condWaiters_(o.condWaiters_), trace_(o.trace_), status_(o.status_), errors_(o.errors_), anyCut_(o.anyCut_),
+      anyBound_(o.anyBound_), exitRequested_(o.exitRequested_), boundReason_(o.boundReason_),
+      exclusive_(o.exclusive_), sampledNondet_(o.sampledNondet_), wholeDomainWidths_(o.wholeDomainWidths_),
+      instructions_(o.instructions_),
+      output_(o.output_) {
+    for (const auto& t : o.threads_) threads_.push_back(std::make_unique<Thread>(*t));
+}
+
+std::unique_ptr<Executor> Executor::clone() const { return std::make_unique<Executor>(*this, CloneTag{}); }
+
+bool Executor::inAtomicSection(ThreadId t) const { return threads_[t]->atomicDepth > 0; }
+
 void Executor::reset() {
     memory_.reset();
     threads_.clear();

@@ -77,6 +77,10 @@ public:
 
     // Back to the initial state: main at its first visible event.
     void reset();
+    // An independent copy of the current state (to look ahead without disturbing this execution).
+    std::unique_ptr<Executor> clone() const;
+    // Thread t is inside an SV-COMP atomic section (its pending event is part of one).
+    bool inAtomicSection(ThreadId t) const;
 
     ExecStatus status() const { return status_; }
     size_t numThreads() const { return threads_.size(); }
@@ -105,6 +109,12 @@ public:
     // Hash of shared memory + each thread's state (finished, return value): final-state comparison.
     uint64_t finalStateHash() const;
     const program::Program& program() const { return program_; }
+
+private:
+    struct CloneTag {};
+
+public:
+    Executor(const Executor& other, CloneTag); // for clone() only: the tag is private
 
 private:
     struct Frame;

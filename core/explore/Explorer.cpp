@@ -66,6 +66,10 @@ std::vector<FoundError> terminalErrors(const exec::Executor& ex) {
     }
     if (!out.empty() || ex.status() != exec::ExecStatus::Running || ex.exclusiveThread() != model::kNoThread)
         return out;
+    // An explorer may stop while a thread is still enabled (qpor: an atomic section that would block midway cannot
+    // start): that is a blocked execution, not a deadlock.
+    for (model::ThreadId t = 0; t < ex.numThreads(); ++t)
+        if (ex.enabled(t)) return out;
     // No thread enabled and no atomic section holding the others back: every live thread waits on a lock, a join
     // or a condition variable. (Threads left waiting after main returned are not deadlocked: the status is then
     // Finished.)

@@ -34,7 +34,7 @@ struct Generator {
     }
     std::string var() { return "x" + std::to_string(pick(vars)); }
     void statement(int depth, int& locals) {
-        switch (pick(depth > 1 ? 7 : 9)) {
+        switch (pick(depth > 1 ? 8 : 10)) {
         case 0: emit("  " + var() + " = " + std::to_string(pick(3)) + ";"); break;
         case 1: emit("  " + var() + " = " + var() + " + 1;"); break;
         case 2: emit("  int r" + std::to_string(locals++) + " = " + var() + ";"); break;
@@ -45,6 +45,10 @@ struct Generator {
             else emit("  " + var() + " = 1;");
             break;
         case 5: emit("  int r" + std::to_string(locals++) + " = atomic_load(&a" + std::to_string(pick(2)) + ");"); break;
+        case 7:
+            // An SV-COMP atomic section: one action for qpor, uninterrupted for dfs.
+            emit("  __VERIFIER_atomic_begin(); " + var() + " = " + var() + " + 1; __VERIFIER_atomic_end();");
+            break;
         case 6:
             // An assertion in a worker: it stops only that thread (ExecStatus).
             if (locals) emit("  assert(r" + std::to_string(pick(locals)) + " != " + std::to_string(1 + pick(2)) + ");");
@@ -68,6 +72,7 @@ struct Generator {
         emit("#include <pthread.h>");
         emit("#include <stdatomic.h>");
         emit("#include <assert.h>");
+        emit("void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);");
         for (int v = 0; v < vars; ++v) emit("int x" + std::to_string(v) + ";");
         emit("atomic_int a0, a1;");
         for (int m = 0; m < mutexes; ++m) emit("pthread_mutex_t m" + std::to_string(m) + " = PTHREAD_MUTEX_INITIALIZER;");

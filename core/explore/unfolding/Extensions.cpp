@@ -11,6 +11,34 @@ namespace skein::explore::unfolding {
 
 using model::EventKind;
 
+namespace {
+// The reads of `word` in C that read from `w` by threads other than `self`, grouped by thread in program order.
+std::map<ThreadId, std::vector<UEvent*>> readersOf(const Frontier& F, const Resource& word, const UEvent* w,
+                                                   ThreadId self) {
+    std::map<ThreadId, std::vector<UEvent*>> out;
+    for (UEvent* r : F.readsOf(word))
+        if (r->thread != self && r->access(word)->parent == w) out[r->thread].push_back(r);
+    return out;
+}
+
+// Every choice of a prefix of each thread's reads: calls f(lastReadOfEachChosenPrefix). At most `cap` choices.
+template <class F> void forEachReaderPrefix(const std::map<ThreadId, std::vector<UEvent*>>& readers, size_t cap, F f) {
+    std::vector<const std::vector<UEvent*>*> lists;
+    for (auto& [t, v] : readers) lists.push_back(&v);
+    std::vector<size_t> len(lists.size(), 0);
+    for (size_t n = 0; n < cap; ++n) {
+        std::vector<UEvent*> chosen;
+        for (size_t i = 0; i < lists.size(); ++i)
+            if (len[i]) chosen.push_back((*lists[i])[len[i] - 1]);
+        if (!f(chosen, len)) return;
+        size_t i = 0;
+        while (i < lists.size() && len[i] == lists[i]->size()) len[i++] = 0;
+        if (i == lists.size()) return;
+        len[i]++;
+    }
+}
+} // namespace
+
 std::vector<Access> QporExplorer::accessesFor(const model::Event& l) const {
     std::vector<Access> out;
     auto add = [&](Resource r, Mode m) {
@@ -53,7 +81,8 @@ std::vector<Access> QporExplorer::accessesFor(const model::Event& l) const {
     return out;
 }
 
-UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& pending) {
+UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& pending,
+                               const std::vector<Access>* accesses) {
     EventSpec spec;
     spec.thread = t;
     spec.choice = choice;
@@ -71,7 +100,7 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
         wakers_[t])
         spec.causes.push_back(wakers_[t]); // the re-acquire after a wait follows the signal that woke it
     spec.baseCauses = uint32_t(spec.causes.size());
-    spec.accesses = accessesFor(pending);
+    spec.accesses = accesses ? *accesses : accessesFor(pending);
     for (Access& a : spec.accesses) {
         a.parent = F_.treeMax(a.res);
         if (a.mode == Mode::Write) {
@@ -87,12 +116,21 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
 std::vector<UEvent*> QporExplorer::enabledEvents() {
     std::vector<UEvent*> en;
     if (ex_.exclusiveThread() != model::kNoThread) {
-        unsupported_ = "SV-COMP atomic sections are not supported by qpor yet (use --algo=dfs)";
+        // Sections are executed whole (execute()); C never ends inside one.
+        unsupported_ = "internal: a configuration ends inside an atomic section";
         return en;
     }
     for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
         if (!ex_.enabled(t)) continue;
         const exec::ThreadView& v = ex_.thread(t);
+        if (ex_.inAtomicSection(t)) {
+            if (UEvent* e = atomicSectionEvent(t)) {
+                es_.addToU(e);
+                en.push_back(e);
+            }
+            if (unsupported_) return {};
+            continue;
+        }
         for (uint32_t c = 0; c < v.choices; ++c) {
             UEvent* e = eventFor(t, c, v.pending);
             es_.addToU(e);
@@ -107,6 +145,45 @@ std::vector<UEvent*> QporExplorer::enabledEvents() {
     return en;
 }
 
+// An SV-COMP atomic section runs without interruption: one action of the unfolding, whose accesses are the union
+// of the section's. They depend on the state, so the section is run ahead on a copy of the executor. A section
+// that would block midway cannot start now: no event.
+UEvent* QporExplorer::atomicSectionEvent(ThreadId t) {
+    std::unique_ptr<exec::Executor> probe = ex_.clone();
+    std::vector<model::Event> events;
+    if (probe->thread(t).choices > 1) {
+        unsupported_ = "nondeterministic values inside an SV-COMP atomic section are not supported by qpor yet (use --algo=dfs)";
+        return nullptr;
+    }
+    events.push_back(probe->step(t, 0));
+    while (probe->exclusiveThread() == t) {
+        if (!probe->enabled(t)) return nullptr;
+        if (probe->thread(t).choices > 1) {
+            unsupported_ = "nondeterministic values inside an SV-COMP atomic section are not supported by qpor yet (use --algo=dfs)";
+            return nullptr;
+        }
+        events.push_back(probe->step(t, 0));
+    }
+    std::vector<Access> accesses;
+    for (const model::Event& ev : events) {
+        if (ev.kind == EventKind::ThreadCreate || ev.kind == EventKind::ThreadJoin || ev.kind == EventKind::CondWait) {
+            unsupported_ = "thread creation, join or condition waits inside an SV-COMP atomic section are not "
+                           "supported by qpor yet (use --algo=dfs)";
+            return nullptr;
+        }
+        for (const Access& a : accessesFor(ev)) {
+            bool merged = false;
+            for (Access& b : accesses)
+                if (b.res == a.res) {
+                    if (a.mode != Mode::Read) b.mode = a.mode;
+                    merged = true;
+                }
+            if (!merged) accesses.push_back(a);
+        }
+    }
+    return eventFor(t, 0, ex_.thread(t).pending, &accesses);
+}
+
 void QporExplorer::blockedPlacements(ThreadId t) {
     const model::Event& pending = ex_.thread(t).pending;
     // The event the acquire would be if the mutex were free now: a description only, never registered.
@@ -119,6 +196,7 @@ void QporExplorer::blockedPlacements(ThreadId t) {
     if (like.pt && like.pt->label.kind == EventKind::CondWait && t < wakers_.size() && wakers_[t])
         like.causes.push_back(wakers_[t]);
     like.baseCauses = uint32_t(like.causes.size());
+    like.accesses = accessesFor(pending);
     Resource res{pending.addr, ResKind::Mutex};
     for (UEvent* child = F_.treeMax(res); child;) {
         bool forced = es_.leq(child, like.pt);
@@ -130,10 +208,11 @@ void QporExplorer::blockedPlacements(ThreadId t) {
     }
 }
 
-// An event with `like`'s action whose history is [pt(like)] ∪ its base causes ∪ [anchors] ∪ [readers]; the
-// resource parents follow from that history. Null when that union is not a configuration.
-UEvent* QporExplorer::makeEvent(const UEvent& like, std::vector<UEvent*> anchors, std::vector<UEvent*> readers,
-                                int choice) {
+// The events with `like`'s action whose history is [pt(like)] ∪ its base causes ∪ [anchors] ∪ [readers]: the
+// resource parents follow from that history. For each word the action writes, the reads of the word's current
+// value (in C) that are not forced into the history may or may not precede the write: one event per choice (a
+// prefix of each thread's reads). Nothing is made where the union is not a configuration.
+void QporExplorer::makeEvent(const UEvent& like, std::vector<UEvent*> anchors, std::vector<UEvent*> readers, int choice) {
     std::vector<UEvent*> base;
     if (like.pt) base.push_back(like.pt);
     for (uint32_t i = 0; i < like.baseCauses; ++i) base.push_back(like.causes[i]);
@@ -142,29 +221,57 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::vector<UEvent*> anchors
     for (UEvent* r : readers) base.push_back(r);
     for (size_t i = 0; i < base.size(); ++i)
         for (size_t j = i + 1; j < base.size(); ++j)
-            if (es_.conflict(base[i], base[j])) return nullptr;
-    Summary s = es_.mergeSummaries(base);
-    EventSpec spec;
-    spec.thread = like.thread;
-    spec.choice = choice >= 0 ? uint32_t(choice) : like.choice;
-    spec.label = like.label;
-    spec.pt = like.pt;
-    spec.causes.assign(like.causes.begin(), like.causes.begin() + like.baseCauses);
-    spec.baseCauses = like.baseCauses;
-    for (UEvent* a : anchors)
-        if (a) spec.causes.push_back(a);
-    spec.causes.insert(spec.causes.end(), readers.begin(), readers.end());
-    spec.accesses = accessesFor(like.label);
-    for (Access& a : spec.accesses) {
-        const SummaryEntry* m = s.find(a.res, model::kNoThread);
-        a.parent = m ? m->ev : nullptr;
+            if (es_.conflict(base[i], base[j])) return;
+    Summary s0 = es_.mergeSummaries(base);
+    // Optional readers, per written word.
+    std::map<ThreadId, std::vector<UEvent*>> optional;
+    for (const Access& l : like.accesses) {
+        if (l.mode != Mode::Write) continue;
+        const SummaryEntry* m = s0.find(l.res, model::kNoThread);
+        UEvent* p = m ? m->ev : nullptr;
+        for (auto& [t, rs] : readersOf(F_, l.res, p, like.thread)) {
+            for (UEvent* r : rs) {
+                bool inHistory = false;
+                for (UEvent* b : base) inHistory = inHistory || es_.leq(r, b);
+                if (!inHistory) optional[t].push_back(r);
+            }
+        }
     }
-    bool created = false;
-    UEvent* e = es_.findOrCreate(spec, &created);
-    if (e == &like) return nullptr;
-    if (created) ++cexEvents_;
-    es_.addToU(e);
-    return e;
+    forEachReaderPrefix(optional, 64, [&](const std::vector<UEvent*>& chosen, const std::vector<size_t>&) {
+        std::vector<UEvent*> preds = base;
+        for (UEvent* r : chosen) {
+            for (UEvent* b : preds)
+                if (es_.conflict(r, b)) return true;
+            preds.push_back(r);
+        }
+        Summary s = chosen.empty() ? s0 : es_.mergeSummaries(preds);
+        EventSpec spec;
+        spec.thread = like.thread;
+        spec.choice = choice >= 0 ? uint32_t(choice) : like.choice;
+        spec.label = like.label;
+        spec.pt = like.pt;
+        spec.causes.assign(like.causes.begin(), like.causes.begin() + like.baseCauses);
+        spec.baseCauses = like.baseCauses;
+        for (UEvent* a : anchors)
+            if (a) spec.causes.push_back(a);
+        spec.causes.insert(spec.causes.end(), readers.begin(), readers.end());
+        spec.causes.insert(spec.causes.end(), chosen.begin(), chosen.end());
+        // The same accesses as `like` (for an atomic section, the union of its events'), parents from the history.
+        for (const Access& l : like.accesses) {
+            Access a;
+            a.res = l.res;
+            a.mode = l.mode;
+            const SummaryEntry* m = s.find(a.res, model::kNoThread);
+            a.parent = m ? m->ev : nullptr;
+            spec.accesses.push_back(std::move(a));
+        }
+        bool created = false;
+        UEvent* e = es_.findOrCreate(spec, &created);
+        if (e == &like) return true;
+        if (created) ++cexEvents_;
+        es_.addToU(e);
+        return true;
+    });
 }
 
 bool QporExplorer::mutexFreeAfter(const UEvent* n) const {
@@ -204,94 +311,93 @@ uint32_t QporExplorer::waitersAt(const Resource& cond, const UEvent* n) const {
     return uint32_t(waiting.size());
 }
 
-namespace {
-// The reads of `word` in C that read from `w` by threads other than `self`, grouped by thread in program order.
-std::map<ThreadId, std::vector<UEvent*>> readersOf(const Frontier& F, const Resource& word, const UEvent* w,
-                                                   ThreadId self) {
-    std::map<ThreadId, std::vector<UEvent*>> out;
-    for (UEvent* r : F.readsOf(word))
-        if (r->thread != self && r->access(word)->parent == w) out[r->thread].push_back(r);
-    return out;
-}
-
-// Every choice of a prefix of each thread's reads: calls f(lastReadOfEachChosenPrefix). At most `cap` choices.
-template <class F> void forEachReaderPrefix(const std::map<ThreadId, std::vector<UEvent*>>& readers, size_t cap, F f) {
-    std::vector<const std::vector<UEvent*>*> lists;
-    for (auto& [t, v] : readers) lists.push_back(&v);
-    std::vector<size_t> len(lists.size(), 0);
-    for (size_t n = 0; n < cap; ++n) {
-        std::vector<UEvent*> chosen;
-        for (size_t i = 0; i < lists.size(); ++i)
-            if (len[i]) chosen.push_back((*lists[i])[len[i] - 1]);
-        if (!f(chosen, len)) return;
-        size_t i = 0;
-        while (i < lists.size() && len[i] == lists[i]->size()) len[i++] = 0;
-        if (i == lists.size()) return;
-        len[i]++;
-    }
-}
-} // namespace
 
 void QporExplorer::earlierPlacements(UEvent* e) {
-    const Access* moving = nullptr;
-    for (const Access& a : e->accesses)
-        if (a.mode != Mode::Read && !moving && !(e->label.kind == EventKind::CondWait && a.res.kind == ResKind::Mutex))
-            moving = &a;
-    // Reads: earlier writes of the word's chain (for a multi-word read, the first word; the others follow).
-    if (!moving) {
-        for (const Access& a : e->accesses) {
-            if (a.mode != Mode::Read || a.res.kind != ResKind::Memory) continue;
-            for (UEvent* child = a.parent; child;) {
-                bool forced = es_.leq(child, e->pt);
-                for (uint32_t i = 0; i < e->baseCauses && !forced; ++i) forced = es_.leq(child, e->causes[i]);
-                if (forced) break;
-                UEvent* earlier = ownerOf(child->access(a.res)->node.parent);
-                makeEvent(*e, {earlier}, {});
+    // For each resource the action touches, the positions it can take in that resource's tree (or, for a read,
+    // the writes it can read); an action touching several resources (an atomic section) takes every combination.
+    // A placement names the events its history must include; everything else follows from that history.
+    struct Option {
+        std::vector<UEvent*> anchors;
+        int choice = -1;
+        bool original = false;
+    };
+    auto forced = [&](UEvent* child) {
+        if (es_.leq(child, e->pt)) return true;
+        for (uint32_t i = 0; i < e->baseCauses; ++i)
+            if (es_.leq(child, e->causes[i])) return true;
+        return false;
+    };
+    std::vector<std::vector<Option>> perAccess;
+    for (const Access& a : e->accesses) {
+        const Resource res = a.res;
+        std::vector<Option> opts;
+        opts.push_back({{a.parent}, -1, true});
+        if (a.mode == Mode::Read) {
+            // A read placed before writes of its word: it reads each earlier write of the chain.
+            for (UEvent* child = a.parent; child && !forced(child);) {
+                UEvent* earlier = ownerOf(child->access(res)->node.parent);
+                opts.push_back({{earlier}, -1, false});
                 child = earlier;
             }
-            break;
+            perAccess.push_back(std::move(opts));
+            continue;
         }
-        return;
-    }
-    const Resource res = moving->res;
-    bool isWrite = moving->mode == Mode::Write;
-    bool acquires = res.kind == ResKind::Mutex && e->label.kind == EventKind::Lock;
-    auto place = [&](UEvent* after) {
-        if (acquires && !mutexFreeAfter(after)) return;
-        if (e->label.kind == EventKind::CondSignal) {
-            // Which waiter a signal wakes is its outcome: one event per waiter present at that point.
-            uint32_t n = std::max<uint32_t>(1, waitersAt(res, after));
-            for (uint32_t c = 0; c < n; ++c) makeEvent(*e, {after}, {}, int(c));
-            return;
+        // cond_wait's mutex access is its release of a mutex it holds: its place is fixed.
+        if (e->label.kind == EventKind::CondWait && res.kind == ResKind::Mutex) {
+            perAccess.push_back(std::move(opts));
+            continue;
         }
-        if (isWrite) {
+        bool isWrite = a.mode == Mode::Write;
+        bool acquires = res.kind == ResKind::Mutex && e->label.kind == EventKind::Lock;
+        auto place = [&](UEvent* after, bool same) {
+            if (acquires && !mutexFreeAfter(after)) return;
+            if (e->label.kind == EventKind::CondSignal && !same) {
+                // Which waiter a signal wakes is its outcome: one event per waiter present at that point.
+                uint32_t n = std::max<uint32_t>(1, waitersAt(res, after));
+                for (uint32_t c = 0; c < n; ++c) opts.push_back({{after}, int(c), false});
+                return;
+            }
+            if (!isWrite) {
+                if (!same) opts.push_back({{after}, -1, false});
+                return;
+            }
+            // A write also chooses which of the readers of the write before it precede it (a prefix of each
+            // thread's reads); at its own position, every strict subset of its current readers.
             auto readers = readersOf(F_, res, after, e->thread);
-            forEachReaderPrefix(readers, 64, [&](const std::vector<UEvent*>& chosen, const std::vector<size_t>&) {
-                makeEvent(*e, {after}, chosen);
+            forEachReaderPrefix(readers, 64, [&](const std::vector<UEvent*>& chosen, const std::vector<size_t>& len) {
+                bool all = true;
+                size_t i = 0;
+                for (auto& [t, v] : readers) all &= len[i++] == v.size();
+                if (same && all) return true; // that is e itself
+                Option o{{after}, -1, false};
+                o.anchors.insert(o.anchors.end(), chosen.begin(), chosen.end());
+                opts.push_back(std::move(o));
                 return true;
             });
-        } else {
-            makeEvent(*e, {after}, {});
+        };
+        place(a.parent, true);
+        for (UEvent* child = a.parent; child && !forced(child);) {
+            UEvent* earlier = ownerOf(child->access(res)->node.parent);
+            place(earlier, false);
+            child = earlier;
         }
-    };
-    for (UEvent* child = moving->parent; child;) {
-        bool forced = es_.leq(child, e->pt);
-        for (uint32_t i = 0; i < e->baseCauses && !forced; ++i) forced = es_.leq(child, e->causes[i]);
-        if (forced) break;
-        UEvent* earlier = ownerOf(child->access(res)->node.parent);
-        place(earlier);
-        child = earlier;
+        perAccess.push_back(std::move(opts));
     }
-    // A write right after the same write, but before some of the reads that precede it now.
-    if (isWrite) {
-        auto readers = readersOf(F_, res, moving->parent, e->thread);
-        forEachReaderPrefix(readers, 64, [&](const std::vector<UEvent*>& chosen, const std::vector<size_t>& len) {
-            bool all = true;
-            size_t i = 0;
-            for (auto& [t, v] : readers) all &= len[i++] == v.size();
-            if (!all) makeEvent(*e, {moving->parent}, chosen);
-            return true;
-        });
+    // Every combination but the original one (capped: an action rarely touches more than two resources).
+    std::vector<size_t> idx(perAccess.size(), 0);
+    for (size_t n = 0; n < 4096; ++n) {
+        size_t k = 0;
+        while (k < idx.size() && ++idx[k] == perAccess[k].size()) idx[k++] = 0;
+        if (k == idx.size()) break;
+        std::vector<UEvent*> anchors;
+        int choice = -1;
+        for (size_t i = 0; i < idx.size(); ++i) {
+            const Option& o = perAccess[i][idx[i]];
+            for (UEvent* x : o.anchors)
+                if (x) anchors.push_back(x);
+            if (o.choice >= 0) choice = o.choice;
+        }
+        makeEvent(*e, anchors, {}, choice);
     }
 }
 

@@ -60,7 +60,9 @@ void QporExplorer::ensureExecutorAt(size_t depth) {
     resetExecution();
     for (size_t i = 0; i < depth; ++i) {
         const Node& n = stack_[i];
-        const model::Event& ev = ex_.step(n.decision.thread, n.decision.choice);
+        const model::Event ev = ex_.step(n.decision.thread, n.decision.choice);
+        while (ex_.exclusiveThread() == n.decision.thread && ex_.enabled(n.decision.thread))
+            ex_.step(n.decision.thread, 0); // the rest of an atomic section: the same event
         UEvent* e = n.e;
         e->label.value = ev.value;
         e->label.value2 = ev.value2;
@@ -83,10 +85,13 @@ void QporExplorer::execute(UEvent* e, report::Decision d) {
         for (ThreadId t = 0; t < ex_.numThreads(); ++t)
             if (ex_.thread(t).state == exec::ThreadState::BlockedCond && ex_.thread(t).waitObject == e->label.addr)
                 woken.push_back(t);
-    size_t threadsBefore = ex_.numThreads();
-    const model::Event& ev = ex_.step(d.thread, d.choice);
+    const model::Event ev = ex_.step(d.thread, d.choice);
     ++exDepth_;
     ++result_.stats.events;
+    while (ex_.exclusiveThread() == d.thread && ex_.enabled(d.thread)) {
+        ex_.step(d.thread, 0); // the rest of an atomic section: the same event of the unfolding
+        ++result_.stats.events;
+    }
     e->label.value = ev.value;
     e->label.value2 = ev.value2;
     e->label.rmwWrote = ev.rmwWrote;
@@ -103,7 +108,6 @@ void QporExplorer::execute(UEvent* e, report::Decision d) {
         if (createOf_.size() <= child) createOf_.resize(child + 1, nullptr), wakers_.resize(child + 1, nullptr);
         createOf_[child] = e;
     }
-    (void)threadsBefore;
     if (ev.kind == EventKind::CondSignal && ev.value) wakers_[ev.value - 1] = e;
     for (ThreadId t : woken) wakers_[t] = e;
     msExec_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -137,7 +141,7 @@ void QporExplorer::recordMaximal() {
         ++st.bounded;
         boundsSeen_[ex_.boundReason()] = true;
         break;
-    case ExecStatus::Running: ++st.blocked; break; // a deadlock (reported above) or a blocked atomic section
+    case ExecStatus::Running: ++st.blocked; break; // a deadlock (reported above) or blocked atomic sections
     }
 }
 

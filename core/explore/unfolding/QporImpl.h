@@ -71,12 +71,14 @@ private:
 
     // Extensions.cpp
     std::vector<UEvent*> enabledEvents();
-    UEvent* eventFor(ThreadId execTid, uint32_t choice, const model::Event& pending);
+    UEvent* eventFor(ThreadId execTid, uint32_t choice, const model::Event& pending,
+                     const std::vector<Access>* accesses = nullptr);
+    UEvent* atomicSectionEvent(ThreadId t);
     void addConflictingExtensions(UEvent* e);
     void earlierPlacements(UEvent* e);
     void blockedPlacements(ThreadId t);
     void readsFromNewWrite(UEvent* w);
-    UEvent* makeEvent(const UEvent& like, std::vector<UEvent*> anchors, std::vector<UEvent*> readers, int choice = -1);
+    void makeEvent(const UEvent& like, std::vector<UEvent*> anchors, std::vector<UEvent*> readers, int choice = -1);
     uint32_t waitersAt(const Resource& cond, const UEvent* node) const;
     std::vector<Access> accessesFor(const model::Event& label) const;
     bool mutexFreeAfter(const UEvent* node) const;
