@@ -27,6 +27,11 @@ std::expected<report::CheckResult, CheckFailure> check(const CheckRequest& req, 
     }
     double compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     report::CheckResult r = explorer->run(*program, req.options, obs);
+    if (r.explorerLimit && req.fallbackToDfs && req.algorithm != "dfs") {
+        std::string why = *r.explorerLimit;
+        r = explore::findExplorer("dfs")->run(*program, req.options, obs);
+        r.notes.push_back(req.algorithm + " cannot explore this program (" + why + "); dfs was used instead");
+    }
     r.file = req.path;
     r.stats.compileMs = compileMs;
     return r;

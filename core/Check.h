@@ -15,7 +15,10 @@ struct CheckRequest {
     std::string path;
     std::optional<std::string> contents; // unsaved text
     std::vector<std::string> clangFlags;
-    std::string algorithm = "dfs";
+    std::string algorithm = "qpor";
+    // When the algorithm was not chosen explicitly: if qpor cannot handle the program (CheckResult::explorerLimit),
+    // explore it with dfs instead and say so in the result's notes.
+    bool fallbackToDfs = true;
     explore::ExploreOptions options;
 };
 

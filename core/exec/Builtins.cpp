@@ -260,20 +260,21 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
             fail(t, report::ErrorKind::PthreadMisuse, "pthread_create with an invalid start routine");
             return false;
         }
-        if (threads_.size() >= opts_.maxThreads) {
+        if (liveThreads_ >= opts_.maxThreads || childId(t, created_[t]) >= 4000) {
             bound(t, "thread bound: more than " + std::to_string(opts_.maxThreads) + " threads (--max-threads)");
             return false;
         }
         Event ev;
         ev.kind = EventKind::ThreadCreate;
-        ev.value = threads_.size(); // the id the child will get (creation is serialised by the explorer)
+        ev.value = childId(t, created_[t]); // the id the child will get
         return pending(ev);
     }
     case Builtin::ThreadJoin: {
         uint64_t target = A(0) - 1; // pthread_t holds thread id + 1
-        if (target >= threads_.size() || threads_[target]->joined || threads_[target]->detached || target == t) {
+        if (target >= threads_.size() || threads_[target]->absent || threads_[target]->joined ||
+            threads_[target]->detached || target == t) {
             std::string why = target == t ? "a thread joins itself"
-                              : target >= threads_.size() ? "pthread_join of an invalid thread"
+                              : target >= threads_.size() || threads_[target]->absent ? "pthread_join of an invalid thread"
                               : threads_[target]->detached ? "pthread_join of a detached thread"
                                                             : "pthread_join of a thread already joined";
             fail(t, target == t ? report::ErrorKind::Deadlock : report::ErrorKind::PthreadMisuse, why);
@@ -290,7 +291,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     case Builtin::ThreadEqual: return done(A(0) == A(1));
     case Builtin::ThreadDetach: {
         uint64_t target = A(0) - 1;
-        if (target >= threads_.size()) return done(kESRCH);
+        if (target >= threads_.size() || threads_[target]->absent) return done(kESRCH);
         threads_[target]->detached = true;
         return done(0);
     }
@@ -531,7 +532,7 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         uint8_t* bytes = range(A(0), 8, true);
         if (!bytes) return;
         uint32_t f = program_.functionOfObject(program::pointerObject(A(2)));
-        ThreadId child = createThread(f, A(3));
+        ThreadId child = createThread(t, f, A(3));
         // `th`/`fr` stay valid: threads are heap-allocated and the parent's frames did not change.
         uint64_t handle = child + 1;
         bytes = range(A(0), 8, true); // the arena may have grown while the child ran

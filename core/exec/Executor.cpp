@@ -29,7 +29,7 @@ Executor::Executor(const Executor& o, CloneTag)
       anyBound_(o.anyBound_), exitRequested_(o.exitRequested_), boundReason_(o.boundReason_),
       exclusive_(o.exclusive_), sampledNondet_(o.sampledNondet_), wholeDomainWidths_(o.wholeDomainWidths_),
       instructions_(o.instructions_),
-      output_(o.output_) {
+      output_(o.output_), canonicalIds_(o.canonicalIds_), created_(o.created_), liveThreads_(o.liveThreads_) {
     for (const auto& t : o.threads_) threads_.push_back(std::make_unique<Thread>(*t));
 }
 
@@ -55,6 +55,8 @@ void Executor::reset() {
 
     threads_.push_back(std::make_unique<Thread>());
     views_.emplace_back();
+    created_.assign(1, 0);
+    liveThreads_ = 1;
     const program::Function& mainFn = program_.functions[program_.mainFunction];
     // main(argc, argv): argc = 0, argv = { NULL }.
     uint64_t args[2] = {0, 0};
@@ -183,10 +185,25 @@ const Event& Executor::step(ThreadId t, uint32_t choice) {
     return trace_.back();
 }
 
-ThreadId Executor::createThread(uint32_t func, uint64_t arg) {
-    ThreadId id = ThreadId(threads_.size());
-    threads_.push_back(std::make_unique<Thread>());
-    views_.emplace_back();
+ThreadId Executor::childId(ThreadId parent, uint32_t k) const {
+    auto it = canonicalIds_.find({parent, k});
+    return it != canonicalIds_.end() ? it->second : ThreadId(canonicalIds_.size() + 1);
+}
+
+ThreadId Executor::createThread(ThreadId parent, uint32_t func, uint64_t arg) {
+    uint32_t k = created_[parent]++;
+    ThreadId id = canonicalIds_.try_emplace({parent, k}, ThreadId(canonicalIds_.size() + 1)).first->second;
+    while (threads_.size() <= id) {
+        auto hole = std::make_unique<Thread>();
+        hole->absent = hole->finished = true;
+        threads_.push_back(std::move(hole));
+        views_.emplace_back();
+        views_.back().state = ThreadState::Finished;
+    }
+    threads_[id] = std::make_unique<Thread>();
+    views_[id] = ThreadView{};
+    if (created_.size() <= id) created_.resize(id + 1, 0);
+    ++liveThreads_;
     const program::Function& fn = program_.functions[func];
     uint64_t args[1] = {arg};
     if (pushFrame(id, func, args, 1, program::kNoReg, 0, fn.atomicSection)) run(id);

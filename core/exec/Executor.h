@@ -7,6 +7,7 @@
 // Thread-safety: an Executor is used by one thread at a time; several executors may share a Program.
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -140,6 +141,11 @@ private:
     uint32_t wholeDomainWidths_ = 0; // bit w set: the nondet domain covers every w-bit value (w <= 16)
     uint64_t instructions_ = 0;
     std::vector<report::Output> output_;
+    // Thread ids are canonical: the k-th thread that thread p creates gets the same id in every execution this
+    // executor runs, whatever the interleaving (kept across reset()). Ids unused in an execution are holes.
+    std::map<std::pair<ThreadId, uint32_t>, ThreadId> canonicalIds_;
+    std::vector<uint32_t> created_; // per thread: how many threads it created in this execution
+    uint32_t liveThreads_ = 0;
 
     // Interpreter (Interpret.cpp): runs t until its next visible operation, which it leaves pending.
     void run(ThreadId t);
@@ -151,7 +157,8 @@ private:
     void performBuiltin(ThreadId t, const program::Instr& in, uint32_t choice, Event& ev);
     void performMemory(ThreadId t, const program::Instr& in, Event& ev);
 
-    ThreadId createThread(uint32_t func, uint64_t arg);
+    ThreadId createThread(ThreadId parent, uint32_t func, uint64_t arg);
+    ThreadId childId(ThreadId parent, uint32_t k) const;
     void finishThread(ThreadId t, uint64_t retval, bool programExit = false);
     void stopThread(ThreadId t);
     void updateStatus();

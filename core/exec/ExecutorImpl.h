@@ -30,6 +30,7 @@ struct Executor::Thread {
     bool finished = false;
     bool stopped = false; // an error, a cut or a bound ended this thread (not finished)
     bool endedProgram = false; // it returned from main or called exit(): nothing can join it
+    bool absent = false; // an id no thread has in this execution (ids are canonical, see createThread)
     bool joined = false;
     bool detached = false;
     bool hasPending = false;

@@ -117,6 +117,10 @@ struct CheckResult {
     std::vector<BoundHit> bounds;
     std::vector<Output> output; // printf output of the first complete execution, in order
     bool stoppedEarly = false;  // --stop-on-first, the error limit, the execution or time budget
+    // Set by an explorer that cannot handle this program (a limit of the algorithm, not of the program); the
+    // result is then not a verdict. check() falls back to dfs when the algorithm was not chosen explicitly.
+    std::optional<std::string> explorerLimit;
+    std::vector<std::string> notes; // e.g. which explorer was used instead, and why
 };
 
 // Diagnostics of a file that did not compile (or could not be lowered).

@@ -18,7 +18,8 @@ namespace {
 const char* kHelp = R"(usage: skein check [options] FILE.c [-- clang flags]
 
 exploration:
-  --algo=NAME            explorer: dfs (default) or qpor
+  --algo=NAME            explorer: qpor (default; falls back to dfs, with a note, on the few programs it
+                         cannot handle) or dfs (every interleaving, no reduction: the oracle)
   --alt=MODE             qpor's alternatives: sdpor, k1, k2, ..., optimal (default)
   --skip-step=N          qpor's tree skip-list step (default 4)
   --unroll=N             bound each loop to N iterations per entry (0 = unbounded, the default;
@@ -106,6 +107,7 @@ std::optional<std::string> parseCheckArgs(const std::vector<std::string>& args, 
             return "help";
         } else if (a.rfind("--algo=", 0) == 0) {
             req.algorithm = value(a);
+            req.fallbackToDfs = false; // chosen explicitly: report its limits rather than switch
             if (!explore::findExplorer(req.algorithm)) {
                 std::string names;
                 for (auto& e : explore::explorers()) names += " " + e.name;

@@ -29,6 +29,7 @@ void printText(std::ostream& os, const report::CheckResult& r) {
     if (r.verdict == report::Verdict::Error) os << " — " << r.errors.size() << (r.errors.size() == 1 ? " error" : " distinct errors");
     if (r.verdict == report::Verdict::Safe) os << " — no error in any execution";
     os << "\n";
+    for (const std::string& n : r.notes) os << "note: " << n << "\n";
     if (!r.bounds.empty()) {
         os << (r.verdict == report::Verdict::Bounded ? "inconclusive: " : "also bounded: ");
         for (size_t i = 0; i < r.bounds.size(); ++i) os << (i ? "; " : "") << r.bounds[i].what;

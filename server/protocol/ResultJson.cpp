@@ -63,6 +63,7 @@ json toJSON(const report::CheckResult& r) {
             {"errors", std::move(errors)},
             {"bounds", std::move(bounds)},
             {"stopped_early", r.stoppedEarly},
+            {"notes", r.notes},
             {"output", std::move(output)}};
 }
 

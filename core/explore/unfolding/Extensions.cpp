@@ -152,14 +152,14 @@ UEvent* QporExplorer::atomicSectionEvent(ThreadId t) {
     std::unique_ptr<exec::Executor> probe = ex_.clone();
     std::vector<model::Event> events;
     if (probe->thread(t).choices > 1) {
-        unsupported_ = "nondeterministic values inside an SV-COMP atomic section are not supported by qpor yet (use --algo=dfs)";
+        unsupported_ = "nondeterministic values inside an SV-COMP atomic section are not supported by qpor yet";
         return nullptr;
     }
     events.push_back(probe->step(t, 0));
     while (probe->exclusiveThread() == t) {
         if (!probe->enabled(t)) return nullptr;
         if (probe->thread(t).choices > 1) {
-            unsupported_ = "nondeterministic values inside an SV-COMP atomic section are not supported by qpor yet (use --algo=dfs)";
+            unsupported_ = "nondeterministic values inside an SV-COMP atomic section are not supported by qpor yet";
             return nullptr;
         }
         events.push_back(probe->step(t, 0));
@@ -168,7 +168,7 @@ UEvent* QporExplorer::atomicSectionEvent(ThreadId t) {
     for (const model::Event& ev : events) {
         if (ev.kind == EventKind::ThreadCreate || ev.kind == EventKind::ThreadJoin || ev.kind == EventKind::CondWait) {
             unsupported_ = "thread creation, join or condition waits inside an SV-COMP atomic section are not "
-                           "supported by qpor yet (use --algo=dfs)";
+                           "supported by qpor yet";
             return nullptr;
         }
         for (const Access& a : accessesFor(ev)) {

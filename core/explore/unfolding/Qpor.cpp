@@ -48,7 +48,6 @@ QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, O
 void QporExplorer::resetExecution() {
     ex_.reset();
     exDepth_ = 0;
-    createdBy_.assign(1, 0);
     createOf_.assign(1, nullptr);
     wakers_.assign(1, nullptr);
 }
@@ -97,14 +96,7 @@ void QporExplorer::execute(UEvent* e, report::Decision d) {
     e->label.rmwWrote = ev.rmwWrote;
     if (ev.kind == EventKind::ThreadCreate) {
         ThreadId child = ThreadId(ev.value);
-        // Thread identity must not depend on the interleaving: the k-th thread a thread creates always gets
-        // the same id (true when threads are created by one thread, e.g. main).
-        uint32_t k = createdBy_.size() > d.thread ? createdBy_[d.thread]++ : 0;
-        auto [it, fresh] = canonNames_.try_emplace({d.thread, k}, child);
-        if (!fresh && it->second != child)
-            unsupported_ = "qpor needs thread ids independent of the interleaving; here threads are created "
-                           "concurrently by several threads (use --algo=dfs)";
-        if (createdBy_.size() <= child) createdBy_.resize(child + 1, 0);
+        // Thread ids are canonical (the executor names the k-th child of a thread the same in every execution).
         if (createOf_.size() <= child) createOf_.resize(child + 1, nullptr), wakers_.resize(child + 1, nullptr);
         createOf_[child] = e;
     }
@@ -264,11 +256,10 @@ report::CheckResult QporExplorer::run() {
     }
 
     if (unsupported_) {
-        report::ErrorReport rep;
-        rep.kind = report::ErrorKind::Unsupported;
-        rep.message = "unsupported: " + *unsupported_;
-        rep.location = prog_.sourceLocation(prog_.functions[prog_.mainFunction].loc);
-        errors_.add(ErrorKey{report::ErrorKind::Unsupported, 0, 0}, std::move(rep), ex_, {}, CounterexampleCut{0});
+        // A limit of this explorer, not a property of the program: no verdict (check() may fall back to dfs).
+        result_.explorerLimit = *unsupported_;
+        result_.stoppedEarly = true;
+        result_.bounds.push_back({"qpor: " + *unsupported_});
     }
     for (auto& [why, _] : boundsSeen_) result_.bounds.push_back({why});
     if (sampled_) result_.bounds.push_back({"nondet values were drawn from a sampled domain (--nondet)"});

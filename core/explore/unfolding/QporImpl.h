@@ -46,13 +46,11 @@ private:
     std::optional<std::string> unsupported_;
     std::unordered_set<uint64_t> finals_; // distinct final states of complete executions
 
-    // Per execution (rebuilt by every replay): canonical thread names, create events, wakers.
+    // Per execution (rebuilt by every replay): create events, wakers. Thread ids are the executor's, which are
+    // canonical (the same logical thread has the same id in every execution).
     size_t exDepth_ = 0;          // events the executor has executed since its reset
-    std::vector<ThreadId> toCanon_, toExec_;
-    std::map<std::pair<ThreadId, uint32_t>, ThreadId> canonNames_; // (creator, k-th creation) → canonical id
-    std::vector<uint32_t> createdBy_;  // canonical → creations so far in this execution
-    std::vector<UEvent*> createOf_;    // canonical → its create event
-    std::vector<UEvent*> wakers_;      // canonical → the signal/broadcast that woke it (for the re-acquire)
+    std::vector<UEvent*> createOf_;    // thread → its create event
+    std::vector<UEvent*> wakers_;      // thread → the signal/broadcast that woke it (for the re-acquire)
 
     // Statistics.
     uint64_t alternatives_ = 0, altFailures_ = 0, combSpikeEvents_ = 0, peakU_ = 0, cexEvents_ = 0;
@@ -67,7 +65,6 @@ private:
     void popNode();
     void recordMaximal();
     void prune();
-    ThreadId canon(ThreadId execTid) const { return toCanon_[execTid]; }
 
     // Extensions.cpp
     std::vector<UEvent*> enabledEvents();
