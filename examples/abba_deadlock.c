@@ -12,6 +12,7 @@
  * both mutexes, so no data race either way; final_states=1.
  *
  * expect: => verdict=error errors=deadlock@27 executions=87 traces=3 blocked=3 final_states=1
+ * expect: --algo=qpor => verdict=error errors=deadlock executions=2 blocked=1 ssb=0
  * expect: -DORDERED => verdict=safe errors=none executions=51 traces=2 blocked=0 final_states=1
  */
 #include <assert.h>

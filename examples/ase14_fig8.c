@@ -11,6 +11,7 @@
  * the lock, read, write, unlock events, so the corpus stops at K=4; K=8 is a benchmark size.
  *
  * expect: -DK=1 => verdict=safe errors=none executions=26 traces=2 blocked=0 final_states=1
+ * expect: --algo=qpor -DK=1 => verdict=safe errors=none executions=2 blocked=0 ssb=0
  * expect: -DK=2 => verdict=safe errors=none executions=118 traces=6 blocked=0 final_states=1
  * expect: -DK=4 => verdict=safe errors=none executions=1622 traces=70 blocked=0 final_states=1
  */

@@ -17,6 +17,7 @@
  * x is a C11 atomic (the paper assumes sequential consistency), so no data race is reported.
  *
  * expect: => verdict=bounded errors=none executions=10 traces=4 blocked=0 final_states=1
+ * expect: --algo=qpor => verdict=bounded errors=none executions=4 blocked=0 ssb=0
  * expect: --nondet=0,42 => verdict=error errors=assertion@34 executions=10 traces=4 blocked=0 final_states=1
  */
 #include <assert.h>

@@ -17,6 +17,7 @@
  * x and y are C11 atomics (sequential consistency, race-free) as in the paper; b is written only by thread 4.
  *
  * expect: => verdict=bounded errors=none executions=3660 traces=8 blocked=0 final_states=4
+ * expect: --algo=qpor => verdict=bounded errors=none executions=8 blocked=0 ssb=0
  * expect: --nondet=0,42 => verdict=error errors=assertion@33 executions=3289 traces=8 blocked=0 final_states=4
  */
 #include <assert.h>

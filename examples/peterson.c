@@ -20,6 +20,7 @@
  * (a benchmark size, not a corpus one).
  *
  * expect: => verdict=safe errors=none executions=1535 traces=4 blocked=2290 final_states=2
+ * expect: --algo=qpor => verdict=safe errors=none executions=4 blocked=6 ssb=0
  */
 #include <assert.h>
 #include <pthread.h>

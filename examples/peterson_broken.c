@@ -11,6 +11,7 @@
  * while the other runs to its end. qpor --alt=optimal explores exactly these 98 traces.
  *
  * expect: => verdict=error errors=assertion@30,data_race@29,data_race@30,data_race@31 executions=13216 traces=98 blocked=2540 final_states=4
+ * expect: --algo=qpor => verdict=error errors=assertion,data_race executions=98 blocked=4 ssb=0
  */
 #include <assert.h>
 #include <pthread.h>

@@ -23,6 +23,14 @@
  * final_states=4 and 177,560 dfs executions (about 2 s): a benchmark size, as are larger N.
  *
  * expect: => verdict=error errors=data_race@69,data_race@72 executions=1830 traces=4 blocked=0 final_states=3
+ * expect: --algo=qpor => verdict=error errors=data_race executions=4 blocked=0 ssb=0
+ * The paper's claim (QPOR Sec. 1, Fig. 1): optimal and k2 explore 2N executions with no SSB; sdpor's SSBs grow
+ * exponentially with N (14, 45, 123, 308 for N = 3..6; bench/README.md has the table up to N = 12):
+ * expect: --algo=qpor -DN=4 -DLOCKS => verdict=safe errors=none executions=8 blocked=0 ssb=0
+ * expect: --algo=qpor -DN=4 -DLOCKS --alt=k2 => verdict=safe errors=none executions=8 ssb=0
+ * expect: --algo=qpor -DN=4 -DLOCKS --alt=k1 => verdict=safe errors=none executions=8 ssb=33
+ * expect: --algo=qpor -DN=4 -DLOCKS --alt=sdpor => verdict=safe errors=none executions=8 ssb=45
+ * expect: --algo=qpor -DN=6 -DLOCKS --alt=sdpor => verdict=safe errors=none executions=12 ssb=308
  * expect: -DN=1 -DLOCKS => verdict=safe errors=none executions=926 traces=2 blocked=0 final_states=2
  */
 #include <assert.h>

@@ -13,6 +13,7 @@
  * final_states=1 (x == 1 at the end of every trace: both threads' last write stores 1).
  *
  * expect: => verdict=safe errors=none executions=14 traces=4 blocked=0 final_states=1
+ * expect: --algo=qpor => verdict=safe errors=none executions=4 blocked=0 ssb=0
  */
 #include <assert.h>
 #include <pthread.h>

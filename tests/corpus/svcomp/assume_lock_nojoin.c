@@ -13,6 +13,7 @@
  * atomic function — the execution is cut (blocked), not an error.
  *
  * expect: => verdict=safe errors=none executions=107 traces=2 blocked=241 final_states=1
+ * expect: --algo=qpor => verdict=safe errors=none executions=2 blocked=2 ssb=0
  * expect: --no-race-detection => verdict=safe errors=none executions=107 traces=2 blocked=241 final_states=1
  */
 #include <pthread.h>

@@ -11,6 +11,7 @@
  * final_states=3: seen == -1 (reader first), 1 or 2.
  *
  * expect: => verdict=safe errors=none executions=101 traces=6 blocked=0 final_states=3
+ * expect: --algo=qpor => verdict=safe errors=none executions=6 blocked=0 ssb=0
  * expect: --no-race-detection => verdict=safe errors=none executions=101 traces=6 blocked=0 final_states=3
  */
 #include <pthread.h>

@@ -10,6 +10,7 @@
  * (qpor --alt=optimal explores the same 16); the failing thread stops, the other runs on.
  *
  * expect: => verdict=safe errors=none executions=26 traces=2 blocked=0 final_states=1
+ * expect: --algo=qpor => verdict=safe errors=none executions=2 blocked=0 ssb=0
  * expect: -DSHARED_TLS => verdict=error errors=assertion@19,data_race@34,data_race@35 executions=1877 traces=16 blocked=0 final_states=1
  */
 #include <pthread.h>
