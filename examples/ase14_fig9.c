@@ -13,7 +13,7 @@
  * all distinct traces ("DPOR would require 6 runs"); the paper's write-write pruning needs only 2 (which thread
  * writes last). final_states=2 (a == 6 or a == 1).
  *
- * expect: => verdict=error errors=data_race@33,data_race@34 executions=19 traces=6 blocked=0 final_states=2
+ * expect: => verdict=error errors=data_race@34,data_race@35 executions=19 traces=6 blocked=0 final_states=2
  * expect: --algo=qpor => verdict=error errors=data_race executions=6 blocked=0 ssb=0
  * expect: --no-race-detection => verdict=safe errors=none executions=19 traces=6 blocked=0 final_states=2
  */

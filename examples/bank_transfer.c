@@ -14,7 +14,7 @@
  * -DFIX: each transfer locks both accounts' mutexes, always the lower index first (so no ABBA deadlock).
  * Expected verdict: safe. traces: whoever takes mutex 0 first also has mutex 1 free = 2 traces; final_states=1.
  *
- * expect: => verdict=error errors=assertion@49,data_race@34 executions=251 traces=7 blocked=0 final_states=1
+ * expect: => verdict=error errors=assertion@50,data_race@35 executions=251 traces=7 blocked=0 final_states=1
  * expect: --algo=qpor => verdict=error errors=assertion,data_race executions=7 blocked=0 ssb=0
  * expect: -DFIX => verdict=safe errors=none executions=82 traces=2 blocked=0 final_states=1
  */

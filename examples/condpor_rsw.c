@@ -18,7 +18,7 @@
  *
  * expect: => verdict=bounded errors=none executions=10 traces=4 blocked=0 final_states=1
  * expect: --algo=qpor => verdict=bounded errors=none executions=4 blocked=0 ssb=0
- * expect: --nondet=0,42 => verdict=error errors=assertion@34 executions=10 traces=4 blocked=0 final_states=1
+ * expect: --nondet=0,42 => verdict=error errors=assertion@35 executions=10 traces=4 blocked=0 final_states=1
  */
 #include <assert.h>
 #include <pthread.h>

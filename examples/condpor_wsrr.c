@@ -18,7 +18,7 @@
  *
  * expect: => verdict=bounded errors=none executions=3660 traces=8 blocked=0 final_states=4
  * expect: --algo=qpor => verdict=bounded errors=none executions=8 blocked=0 ssb=0
- * expect: --nondet=0,42 => verdict=error errors=assertion@33 executions=3289 traces=8 blocked=0 final_states=4
+ * expect: --nondet=0,42 => verdict=error errors=assertion@34 executions=3289 traces=8 blocked=0 final_states=4
  */
 #include <assert.h>
 #include <pthread.h>

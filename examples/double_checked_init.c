@@ -18,7 +18,7 @@
  * -> 4 traces. final_states=2: the final memory is the same up to which thread allocated the object, and the
  * heap addresses (hence the value of `cfg`) differ between the two.
  *
- * expect: => verdict=error errors=assertion@59,data_race@39,data_race@53,data_race@59 executions=1354 traces=6 blocked=0 final_states=2
+ * expect: => verdict=error errors=assertion@60,data_race@40,data_race@54,data_race@60 executions=1354 traces=6 blocked=0 final_states=2
  * expect: --algo=qpor => verdict=error errors=assertion,data_race executions=6 blocked=0 ssb=0
  * expect: -DFIXED => verdict=safe errors=none executions=1287 traces=4 blocked=0 final_states=2
  */

@@ -17,8 +17,8 @@
  *
  * expect: => verdict=safe errors=none executions=9 traces=1 blocked=3 final_states=1
  * expect: --algo=qpor => verdict=safe errors=none executions=1 blocked=1 ssb=0
- * expect: -DPLAIN_FLAG => verdict=error errors=data_race@47,data_race@49 executions=9 traces=1 blocked=3 final_states=1
- * expect: -DSWAPPED => verdict=error errors=assertion@49,data_race@49 executions=15 traces=2 blocked=1 final_states=1
+ * expect: -DPLAIN_FLAG => verdict=error errors=data_race@48,data_race@50 executions=9 traces=1 blocked=3 final_states=1
+ * expect: -DSWAPPED => verdict=error errors=assertion@50,data_race@50 executions=15 traces=2 blocked=1 final_states=1
  */
 #include <assert.h>
 #include <pthread.h>

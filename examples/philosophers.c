@@ -16,10 +16,10 @@
  *
  * eaten[i] is written only by philosopher i and read by main after the joins: no data race.
  *
- * expect: => verdict=error errors=deadlock@41 executions=63 traces=3 blocked=3 final_states=1
+ * expect: => verdict=error errors=deadlock@42 executions=63 traces=3 blocked=3 final_states=1
  * expect: --algo=qpor => verdict=error errors=deadlock executions=2 blocked=1 ssb=0
  * expect: -DORDERED => verdict=safe errors=none executions=37 traces=2 blocked=0 final_states=1
- * expect: -DN=3 => verdict=error errors=deadlock@41 executions=44790 traces=7 blocked=15 final_states=1
+ * expect: -DN=3 => verdict=error errors=deadlock@42 executions=44790 traces=7 blocked=15 final_states=1
  * expect: -DN=3 -DORDERED => verdict=safe errors=none executions=80455 traces=6 blocked=0 final_states=1
  */
 #include <assert.h>

@@ -19,7 +19,7 @@
  * expect: -DITEMS=1 => verdict=safe errors=none executions=5 traces=2 blocked=0 final_states=1
  * expect: --algo=qpor -DITEMS=1 => verdict=safe errors=none executions=2 blocked=0 ssb=0
  * expect: => verdict=safe errors=none executions=2096 traces=32 blocked=0 final_states=1
- * expect: -DBUGGY => verdict=error errors=assertion@58 executions=1880 traces=32 blocked=0 final_states=1
+ * expect: -DBUGGY => verdict=error errors=assertion@59 executions=1880 traces=32 blocked=0 final_states=1
  */
 #include <assert.h>
 #include <pthread.h>

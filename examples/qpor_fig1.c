@@ -22,7 +22,7 @@
  * events per writer... -DN=2 -DLOCKS already has millions of interleavings). -DN=3 (the figure) gives 6 traces,
  * final_states=4 and 177,560 dfs executions (about 2 s): a benchmark size, as are larger N.
  *
- * expect: => verdict=error errors=data_race@69,data_race@72 executions=1830 traces=4 blocked=0 final_states=3
+ * expect: => verdict=error errors=data_race@77,data_race@80 executions=1830 traces=4 blocked=0 final_states=3
  * expect: --algo=qpor => verdict=error errors=data_race executions=4 blocked=0 ssb=0
  * The paper's claim (QPOR Sec. 1, Fig. 1): optimal and k2 explore 2N executions with no SSB; sdpor's SSBs grow
  * exponentially with N (14, 45, 123, 308 for N = 3..6; bench/README.md has the table up to N = 12):

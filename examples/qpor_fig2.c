@@ -24,7 +24,7 @@
  * -DRELEASE: the else branch also releases m' and m. Expected verdict: safe, the same 3 traces.
  * final_states=2 in both: z == 3 (configurations 1 and 2) or z == 2 (configuration 3, thread 0 writes last).
  *
- * expect: => verdict=error errors=deadlock@63 executions=7845 traces=3 blocked=44 final_states=2
+ * expect: => verdict=error errors=deadlock@64 executions=7845 traces=3 blocked=44 final_states=2
  * expect: --algo=qpor => verdict=error errors=deadlock executions=2 blocked=1 ssb=0
  * expect: -DRELEASE => verdict=safe errors=none executions=8875 traces=3 blocked=0 final_states=2
  */

@@ -9,7 +9,7 @@
  *
  * -DFIX: main joins the worker before freeing. Expected verdict: safe, 1 trace.
  *
- * expect: => verdict=error errors=data_race@22,memory@22 executions=6 traces=2 blocked=0 final_states=1
+ * expect: => verdict=error errors=data_race@23,memory@23 executions=6 traces=2 blocked=0 final_states=1
  * expect: --algo=qpor => verdict=error errors=data_race,memory executions=2 blocked=0 ssb=0
  * expect: -DFIX => verdict=safe errors=none executions=1 traces=1 blocked=0 final_states=1
  */

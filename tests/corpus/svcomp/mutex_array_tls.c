@@ -11,7 +11,7 @@
  *
  * expect: => verdict=safe errors=none executions=26 traces=2 blocked=0 final_states=1
  * expect: --algo=qpor => verdict=safe errors=none executions=2 blocked=0 ssb=0
- * expect: -DSHARED_TLS => verdict=error errors=assertion@19,data_race@34,data_race@35 executions=1877 traces=16 blocked=0 final_states=1
+ * expect: -DSHARED_TLS => verdict=error errors=assertion@20,data_race@35,data_race@36 executions=1877 traces=16 blocked=0 final_states=1
  */
 #include <pthread.h>
 #include <stdio.h>
