@@ -2,10 +2,12 @@
  * producers each put one item into a bounded buffer guarded by `buf`; C consumers each make two attempts to take
  * an item. A consumer that takes an item accounts for it under `acct`, and so does a producer — while still
  * holding `buf` (intertwined critical sections), after reading how full the buffer is. Expected: safe.
- * Measured (maximal configurations; SSB for sdpor / k1 / k2 / k3 / optimal) are in the expect lines and in
- * bench/README.md.
+ * Measured: MPC(2,1) 16, MPC(2,2) 316, MPC(3,2) 4764 maximal configurations; no SSB in any mode here (the
+ * interactions do not depend on values read under another mutex, unlike DISP).
  *
- * expect: --algo=qpor -DP=2 -DC=1 => verdict=safe errors=none ssb=0
+ * expect: --algo=qpor -DP=2 -DC=1 => verdict=safe errors=none executions=16 blocked=0 ssb=0
+ * expect: --algo=qpor -DP=2 -DC=2 => verdict=safe errors=none executions=316 blocked=0 ssb=0
+ * expect: --algo=qpor -DP=2 -DC=2 --alt=sdpor => verdict=safe errors=none executions=316 ssb=0
  */
 #include <assert.h>
 #include <pthread.h>
