@@ -34,7 +34,7 @@ struct Generator {
     }
     std::string var() { return "x" + std::to_string(pick(vars)); }
     void statement(int depth, int& locals) {
-        switch (pick(depth > 1 ? 8 : 10)) {
+        switch (pick(depth > 1 ? 9 : 11)) {
         case 0: emit("  " + var() + " = " + std::to_string(pick(3)) + ";"); break;
         case 1: emit("  " + var() + " = " + var() + " + 1;"); break;
         case 2: emit("  int r" + std::to_string(locals++) + " = " + var() + ";"); break;
@@ -45,6 +45,12 @@ struct Generator {
             else emit("  " + var() + " = 1;");
             break;
         case 5: emit("  int r" + std::to_string(locals++) + " = atomic_load(&a" + std::to_string(pick(2)) + ");"); break;
+        case 8: {
+            // A nondeterministic value (the default domain {0,1}): outcomes of one action.
+            std::string r = "r" + std::to_string(locals++);
+            emit("  int " + r + " = __VERIFIER_nondet_int(); if (" + r + ") " + var() + " = 1;");
+            break;
+        }
         case 7:
             // An SV-COMP atomic section: one action for qpor, uninterrupted for dfs.
             emit("  __VERIFIER_atomic_begin(); " + var() + " = " + var() + " + 1; __VERIFIER_atomic_end();");
@@ -72,7 +78,7 @@ struct Generator {
         emit("#include <pthread.h>");
         emit("#include <stdatomic.h>");
         emit("#include <assert.h>");
-        emit("void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);");
+        emit("void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void); int __VERIFIER_nondet_int(void);");
         for (int v = 0; v < vars; ++v) emit("int x" + std::to_string(v) + ";");
         emit("atomic_int a0, a1;");
         for (int m = 0; m < mutexes; ++m) emit("pthread_mutex_t m" + std::to_string(m) + " = PTHREAD_MUTEX_INITIALIZER;");

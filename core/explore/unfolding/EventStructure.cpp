@@ -156,12 +156,7 @@ bool EventStructure::conflictsWith(const UEvent* e, const Frontier& c) const {
     // Fast path, the common case for the comb's candidates: every immediate predecessor of e is in C, so e is an
     // extension of C, and it conflicts with C exactly when C already went past one of its parents (e is not
     // enabled at C).
-    bool extension = true;
-    for (UEvent* q : predecessors(*e))
-        if (!c.contains(q)) {
-            extension = false;
-            break;
-        }
+    bool extension = forEachPredecessor(*e, [&](UEvent* q) { return c.contains(q); });
     if (extension) {
         if (c.threadMax(e->thread) != e->pt) return true;
         for (const Access& a : e->accesses) {

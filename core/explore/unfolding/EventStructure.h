@@ -122,8 +122,15 @@ template <class F> void EventStructure::forEachImmediateConflict(const UEvent* e
         for (UEvent* x : v)
             if (x != e) f(x);
     };
-    if (e->pt) siblings(e->pt->threadChildren);
-    else if (auto it = threadRoots_.find(e->thread); it != threadRoots_.end()) siblings(it->second);
+    // Thread siblings only for another outcome of the same action (a nondet value, the waiter a signal wakes):
+    // a sibling with the same outcome differs from e in a resource parent, and then an event of its history is
+    // a sibling of e in that resource's tree (DESIGN.md) — and the thread-root lists are long.
+    auto otherOutcomes = [&](const std::vector<UEvent*>& v) {
+        for (UEvent* x : v)
+            if (x != e && x->choice != e->choice) f(x);
+    };
+    if (e->pt) otherOutcomes(e->pt->threadChildren);
+    else if (auto it = threadRoots_.find(e->thread); it != threadRoots_.end()) otherOutcomes(it->second);
     for (const Access& a : e->accesses) {
         const Access* pa = a.parent ? a.parent->access(a.res) : nullptr;
         const std::vector<UEvent*>* children = pa ? &pa->children : nullptr;
@@ -151,5 +158,14 @@ template <class F> void EventStructure::forEachImmediateConflict(const UEvent* e
 
 // Immediate predecessors of e (pt, causes, access parents), without nulls.
 std::vector<UEvent*> predecessors(const UEvent& e);
+// The same without allocating; f returns false to stop. Returns false when stopped.
+template <class F> bool forEachPredecessor(const UEvent& e, F f) {
+    if (e.pt && !f(e.pt)) return false;
+    for (UEvent* c : e.causes)
+        if (c && !f(c)) return false;
+    for (const Access& a : e.accesses)
+        if (a.parent && !f(a.parent)) return false;
+    return true;
+}
 
 } // namespace skein::explore::unfolding
