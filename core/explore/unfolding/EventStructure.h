@@ -129,8 +129,10 @@ template <class F> void EventStructure::forEachImmediateConflict(const UEvent* e
         for (UEvent* x : v)
             if (x != e && x->choice != e->choice) f(x);
     };
-    if (e->pt) otherOutcomes(e->pt->threadChildren);
-    else if (auto it = threadRoots_.find(e->thread); it != threadRoots_.end()) otherOutcomes(it->second);
+    bool outcomes = e->label.kind == model::EventKind::Nondet || e->label.kind == model::EventKind::CondSignal;
+    if (outcomes && e->pt) otherOutcomes(e->pt->threadChildren);
+    else if (outcomes)
+        if (auto it = threadRoots_.find(e->thread); it != threadRoots_.end()) otherOutcomes(it->second);
     for (const Access& a : e->accesses) {
         const Access* pa = a.parent ? a.parent->access(a.res) : nullptr;
         const std::vector<UEvent*>* children = pa ? &pa->children : nullptr;
