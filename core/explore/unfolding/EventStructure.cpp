@@ -152,7 +152,11 @@ bool EventStructure::conflict(const UEvent* a, const UEvent* b) const {
 }
 
 bool EventStructure::conflictsWith(const UEvent* e, const Frontier& c) const {
-    if (c.contains(e)) return false;
+    // e's own thread first: most candidates of the comb branch off C there.
+    if (const UEvent* m = c.threadMax(e->thread)) {
+        if (isAncestorOrSelf(&e->tnode, &m->tnode, step_)) return false; // e ∈ C
+        if (!isAncestorOrSelf(&m->tnode, &e->tnode, step_)) return true;  // branched
+    }
     // Fast path, the common case for the comb's candidates: every immediate predecessor of e is in C, so e is an
     // extension of C, and it conflicts with C exactly when C already went past one of its parents (e is not
     // enabled at C).
