@@ -19,7 +19,6 @@ public:
     void reset();
     // Feed each executed event in order. Returns true when it races with an earlier one (see lastRace()).
     bool onEvent(const model::Event& e, uint32_t index);
-    // A thread finished: later joins acquire its clock. Called with the finishing thread's id.
     const Race& lastRace() const { return race_; }
 
 private:

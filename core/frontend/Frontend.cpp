@@ -112,6 +112,7 @@ std::expected<CompiledModule, CompileFailure> compile(const CompileRequest& req,
         return std::unexpected(std::move(f));
     }
     inv->getFrontendOpts().DisableFree = false; // a long-running server must not leak per compile
+    inv->getDiagnosticOpts().ShowCarets = false; // also silences Clang's "N errors generated." on stderr
     inv->getCodeGenOpts().DiscardValueNames = false;
     inv->getPreprocessorOpts().addRemappedFile(req.path, llvm::MemoryBuffer::getMemBufferCopy(text, req.path).release());
 
