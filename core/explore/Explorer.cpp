@@ -163,6 +163,24 @@ bool RunClock::progressDue() {
     return true;
 }
 
+bool RunClock::afterExecution(report::CheckResult& r, Observer* obs) {
+    const report::Stats& st = r.stats;
+    bool stop = false;
+    if (opts_.maxExecutions && st.executions + st.blocked + st.bounded >= opts_.maxExecutions) {
+        r.bounds.push_back({"execution budget of " + std::to_string(opts_.maxExecutions) + " reached (--max-executions)"});
+        stop = true;
+    } else if (shouldStop()) {
+        r.bounds.push_back({opts_.cancelled && opts_.cancelled() ? "cancelled" : "time budget reached (--time-limit)"});
+        stop = true;
+    }
+    if (stop) r.stoppedEarly = true;
+    if (obs && progressDue()) {
+        r.stats.elapsedMs = elapsedMs();
+        obs->onProgress(r.stats);
+    }
+    return stop;
+}
+
 uint64_t currentPeakRssKb() {
     struct rusage ru {};
     getrusage(RUSAGE_SELF, &ru);

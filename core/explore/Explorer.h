@@ -113,6 +113,9 @@ public:
     // True when the time budget is spent or the caller cancelled.
     bool shouldStop();
     bool progressDue(); // about every 200 ms
+    // After each execution: applies the execution and time budgets and cancellation (recording why in `r`, which
+    // is then bounded) and streams progress to `obs`. Returns true when the exploration must stop.
+    bool afterExecution(report::CheckResult& r, Observer* obs);
 
 private:
     const ExploreOptions& opts_;

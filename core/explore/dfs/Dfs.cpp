@@ -145,21 +145,8 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
             break;
         }
 
-        if (opts.maxExecutions && st.executions + st.blocked + st.bounded >= opts.maxExecutions) {
-            result.stoppedEarly = true;
-            result.bounds.push_back({"execution budget of " + std::to_string(opts.maxExecutions) + " reached (--max-executions)"});
-            stop = true;
-        }
-        if (!stop && clock.shouldStop()) {
-            result.stoppedEarly = true;
-            result.bounds.push_back({opts.cancelled && opts.cancelled() ? "cancelled" : "time budget reached (--time-limit)"});
-            stop = true;
-        }
-        if (obs && clock.progressDue()) {
-            st.elapsedMs = clock.elapsedMs();
-            st.mazurkiewiczTraces = traces.size();
-            obs->onProgress(st);
-        }
+        st.mazurkiewiczTraces = traces.size();
+        if (!stop && clock.afterExecution(result, obs)) stop = true;
         if (stop) {
             if (errors.limitReached() || opts.stopOnFirstError) result.stoppedEarly = true;
             break;

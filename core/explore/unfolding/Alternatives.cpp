@@ -12,7 +12,7 @@
 
 namespace skein::explore::unfolding {
 
-std::vector<UEvent*> QporExplorer::collectD(const Node& n) const {
+std::vector<UEvent*> QporExplorer::collectD() const {
     // Most recent first: this node's additions (newest last), then the ancestors'.
     std::vector<UEvent*> d;
     for (size_t i = stack_.size(); i-- > 0;) {
@@ -22,10 +22,10 @@ std::vector<UEvent*> QporExplorer::collectD(const Node& n) const {
     return d;
 }
 
-std::optional<std::vector<UEvent*>> QporExplorer::alternative(const Node& n) {
+std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     auto t0 = std::chrono::steady_clock::now();
     ++alternatives_;
-    std::vector<UEvent*> D = collectD(n);
+    std::vector<UEvent*> D = collectD();
     size_t k = altK_ <= 0 ? D.size() : std::min<size_t>(size_t(altK_), D.size());
     if (altK_ < 0) k = 1;
     std::vector<UEvent*> selected(D.begin(), D.begin() + long(k));

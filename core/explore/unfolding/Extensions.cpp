@@ -149,17 +149,18 @@ std::vector<UEvent*> QporExplorer::enabledEvents() {
 // of the section's. They depend on the state, so the section is run ahead on a copy of the executor. A section
 // that would block midway cannot start now: no event.
 UEvent* QporExplorer::atomicSectionEvent(ThreadId t) {
+    const char* kNondetInSection = "nondeterministic values inside an SV-COMP atomic section are not supported by qpor yet";
     std::unique_ptr<exec::Executor> probe = ex_.clone();
     std::vector<model::Event> events;
     if (probe->thread(t).choices > 1) {
-        unsupported_ = "nondeterministic values inside an SV-COMP atomic section are not supported by qpor yet";
+        unsupported_ = kNondetInSection;
         return nullptr;
     }
     events.push_back(probe->step(t, 0));
     while (probe->exclusiveThread() == t) {
         if (!probe->enabled(t)) return nullptr;
         if (probe->thread(t).choices > 1) {
-            unsupported_ = "nondeterministic values inside an SV-COMP atomic section are not supported by qpor yet";
+            unsupported_ = kNondetInSection;
             return nullptr;
         }
         events.push_back(probe->step(t, 0));

@@ -195,21 +195,7 @@ report::CheckResult QporExplorer::run() {
             if (en.empty()) { // maximal configuration
                 if (kTrace) std::fprintf(stderr, "%*s== maximal (status %d)\n", int(d), "", int(ex_.status()));
                 recordMaximal();
-                if (opts_.maxExecutions && st.executions + st.blocked + st.bounded >= opts_.maxExecutions) {
-                    result_.stoppedEarly = true;
-                    result_.bounds.push_back({"execution budget of " + std::to_string(opts_.maxExecutions) +
-                                              " reached (--max-executions)"});
-                    stop_ = true;
-                }
-                if (!stop_ && clock_.shouldStop()) {
-                    result_.stoppedEarly = true;
-                    result_.bounds.push_back({opts_.cancelled && opts_.cancelled() ? "cancelled" : "time budget reached (--time-limit)"});
-                    stop_ = true;
-                }
-                if (obs_ && clock_.progressDue()) {
-                    st.elapsedMs = clock_.elapsedMs();
-                    obs_->onProgress(st);
-                }
+                if (!stop_ && clock_.afterExecution(result_, obs_)) stop_ = true;
                 popNode();
                 continue;
             }
@@ -241,7 +227,7 @@ report::CheckResult QporExplorer::run() {
         // The subtree of C ∪ {e} is done (line 10). Now the configurations with C but without e (lines 11-12).
         n.Dlocal.push_back(n.e);
         n.e->inD++;
-        if (auto J = alternative(n)) {
+        if (auto J = alternative()) {
             if (kTrace) {
                 std::fprintf(stderr, "%*sALT after %s:", int(d), "", show(n.e).c_str());
                 for (UEvent* x : *J) std::fprintf(stderr, " %s", show(x).c_str());

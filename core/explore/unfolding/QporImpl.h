@@ -81,8 +81,9 @@ private:
     bool mutexFreeAfter(const UEvent* node) const;
 
     // Alternatives.cpp
-    std::optional<std::vector<UEvent*>> alternative(const Node& n);
-    std::vector<UEvent*> collectD(const Node& n) const;
+    // Alt(C, D ∪ {e}) for the top node (its Dlocal ends with e).
+    std::optional<std::vector<UEvent*>> alternative();
+    std::vector<UEvent*> collectD() const; // D, most recently added first
 };
 
 } // namespace skein::explore::unfolding
