@@ -9,7 +9,7 @@ SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 PACKAGES=(cmake ninja-build ccache g++ make pkg-config
           llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19
-          nlohmann-json3-dev libgtest-dev libgmock-dev)
+          nlohmann-json3-dev libgtest-dev libgmock-dev libjemalloc-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

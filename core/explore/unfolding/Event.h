@@ -69,7 +69,7 @@ struct UEvent {
     std::vector<UEvent*> threadChildren; // events whose pt is this event
     Summary summary;       // of [e], e included
     model::Event label;    // kind and address of the action (values are known once executed)
-    std::vector<uint64_t> key; // identity in the index (EventStructure::keyOf)
+    std::vector<uint64_t> key; // identity in the index: (thread, choice, action, pt, maximal predecessors)
 
     // Bookkeeping of the exploration.
     bool inU = false;

@@ -1,6 +1,7 @@
 #include "core/explore/unfolding/EventStructure.h"
 
 #include <algorithm>
+#include <span>
 
 namespace skein::explore::unfolding {
 
@@ -228,27 +229,33 @@ std::vector<UEvent*> predecessors(const UEvent& e) {
     return p;
 }
 
-size_t EventStructure::KeyHash::operator()(const std::vector<uint64_t>& k) const {
+size_t EventStructure::KeyHash::operator()(std::span<const uint64_t> k) const {
     uint64_t h = 1469598103934665603ull;
     for (uint64_t v : k) h = (h ^ v) * 1099511628211ull;
     return size_t(h);
 }
 
-std::vector<uint64_t> EventStructure::keyOf(const UEvent& e) const {
-    // (thread, choice, action, canonical set of maximal predecessors): determines the history, hence the event.
-    std::vector<UEvent*> preds = predecessors(e);
-    std::vector<UEvent*> maximal;
+namespace {
+// (thread, choice, action, canonical set of maximal predecessors): determines the history, hence the event.
+// Computed from the description, before any event is allocated: most look-ups find an existing event.
+template <class Preds>
+std::vector<uint64_t> keyFrom(const EventSpec& spec, const Preds& preds, const EventStructure& es) {
+    std::vector<uint64_t> key = {spec.thread, spec.choice, uint64_t(spec.label.kind), spec.label.addr,
+                                 spec.pt ? spec.pt->id : 0};
+    size_t first = key.size();
     for (UEvent* p : preds) {
         bool dominated = false;
         for (UEvent* q : preds)
-            if (q != p && leq(p, q)) dominated = true;
-        if (!dominated && std::find(maximal.begin(), maximal.end(), p) == maximal.end()) maximal.push_back(p);
+            if (q != p && es.leq(p, q)) {
+                dominated = true;
+                break;
+            }
+        if (!dominated && std::find(key.begin() + first, key.end(), p->id) == key.end()) key.push_back(p->id);
     }
-    std::sort(maximal.begin(), maximal.end(), [](UEvent* x, UEvent* y) { return x->id < y->id; });
-    std::vector<uint64_t> key = {e.thread, e.choice, uint64_t(e.label.kind), e.label.addr, e.pt ? e.pt->id : 0};
-    for (UEvent* p : maximal) key.push_back(p->id);
+    std::sort(key.begin() + first, key.end());
     return key;
 }
+} // namespace
 
 Summary EventStructure::mergeSummaries(const std::vector<UEvent*>& events) const {
     Summary s;
@@ -279,22 +286,52 @@ Summary EventStructure::mergeSummaries(const std::vector<UEvent*>& events) const
     return s;
 }
 
-UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
-    auto e = std::make_unique<UEvent>();
-    e->thread = spec.thread;
-    e->choice = spec.choice;
-    e->label = spec.label;
-    e->pt = spec.pt;
-    e->causes = spec.causes;
-    e->baseCauses = spec.baseCauses;
-    e->accesses = spec.accesses;
-    std::vector<uint64_t> key = keyOf(*e);
-    auto it = index_.find(key);
-    if (it != index_.end()) {
-        if (created) *created = false;
-        return it->second;
+std::vector<UEvent*> EventStructure::predecessorsOf(const EventSpec& spec) {
+    std::vector<UEvent*> preds;
+    preds.reserve(1 + spec.causes.size() + spec.accesses.size());
+    if (spec.pt) preds.push_back(spec.pt);
+    for (UEvent* c : spec.causes)
+        if (c) preds.push_back(c);
+    for (const Access& a : spec.accesses)
+        if (a.parent) preds.push_back(a.parent);
+    return preds;
+}
+
+UEvent* EventStructure::find(const EventSpec& spec) const {
+    std::vector<uint64_t> key = keyFrom(spec, predecessorsOf(spec), *this);
+    auto it = index_.find(std::span<const uint64_t>(key));
+    return it == index_.end() ? nullptr : *it;
+}
+
+UEvent* EventStructure::treeMaxOf(const std::vector<UEvent*>& events, const Resource& r) const {
+    UEvent* best = nullptr;
+    uint32_t bestDepth = 0;
+    for (const UEvent* p : events) {
+        if (!p) continue;
+        const SummaryEntry* m = p->summary.find(r, model::kNoThread);
+        if (!m) continue;
+        uint32_t d = nodeIn(m->ev, r)->depth;
+        if (!best || d > bestDepth) best = m->ev, bestDepth = d;
     }
+    return best;
+}
+
+UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
+    std::vector<UEvent*> preds = predecessorsOf(spec);
+    std::vector<uint64_t> key = keyFrom(spec, preds, *this);
+    if (auto it = index_.find(std::span<const uint64_t>(key)); it != index_.end()) {
+        if (created) *created = false;
+        return *it;
+    }
+    auto e = std::make_unique<UEvent>();
     UEvent* ev = e.get();
+    ev->thread = spec.thread;
+    ev->choice = spec.choice;
+    ev->label = spec.label;
+    ev->pt = spec.pt;
+    ev->causes = spec.causes;
+    ev->baseCauses = spec.baseCauses;
+    ev->accesses = spec.accesses;
     ev->id = nextId_++;
     ev->tnode.owner = ev;
     ev->tnode.attach(ev->pt ? &ev->pt->tnode : nullptr, step_);
@@ -304,7 +341,7 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
         a.node.attach(const_cast<TreeNode*>(nodeIn(a.parent, a.res)), step_);
     }
     // Summary of [e]: the causal maximum over the predecessors' summaries, then e itself.
-    ev->summary = mergeSummaries(predecessors(*ev));
+    ev->summary = mergeSummaries(preds);
     Summary& s = ev->summary;
     if (s.tmax.size() <= ev->thread) s.tmax.resize(ev->thread + 1, nullptr);
     s.tmax[ev->thread] = ev;
@@ -314,8 +351,8 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
         if (pos != s.entries.end() && pos->sameKey(own)) *pos = own;
         else s.entries.insert(pos, own);
     }
-    ev->key = key;
-    index_.emplace(std::move(key), ev);
+    ev->key = std::move(key);
+    index_.insert(ev);
     link(ev);
     events_.push_back(std::move(e));
     if (created) *created = true;
@@ -369,7 +406,7 @@ void EventStructure::collect(const std::vector<UEvent*>& roots) {
     // Unindex first (keys are stored), then free: no freed event is looked at.
     for (auto& e : events_)
         if (!e->marked) {
-            index_.erase(e->key);
+            index_.erase(e.get());
             unlink(e.get());
         }
     size_t kept = 0;

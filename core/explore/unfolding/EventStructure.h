@@ -3,7 +3,9 @@
 // to memory words), and the summary of the current configuration C (its "frontier").
 #include <map>
 #include <memory>
-#include <unordered_map>
+#include <algorithm>
+#include <span>
+#include <unordered_set>
 #include <vector>
 
 #include "core/explore/unfolding/Event.h"
@@ -76,6 +78,12 @@ public:
 
     // The unique event with this thread, choice and history (Def. 1: events are (action, history) pairs).
     UEvent* findOrCreate(const EventSpec& spec, bool* created = nullptr);
+    // The same event if it exists already; null otherwise. A spec whose history is not a configuration is never
+    // found (its maximal predecessors conflict, and no event's do).
+    UEvent* find(const EventSpec& spec) const;
+    // The maximal event of resource r's tree in the union of the local configurations of `events` (assumed to be
+    // a configuration); null when none of them has one.
+    UEvent* treeMaxOf(const std::vector<UEvent*>& events, const Resource& r) const;
 
     // U bookkeeping.
     void addToU(UEvent* e);
@@ -100,18 +108,30 @@ private:
     uint64_t nextId_ = 1;
     size_t uSize_ = 0;
     std::vector<std::unique_ptr<UEvent>> events_;
+    // The index of events by key (UEvent::key), looked up with a key not yet owned by any event.
     struct KeyHash {
-        size_t operator()(const std::vector<uint64_t>& k) const;
+        using is_transparent = void;
+        size_t operator()(std::span<const uint64_t> k) const;
+        size_t operator()(const UEvent* e) const { return (*this)(std::span<const uint64_t>(e->key)); }
     };
-    std::unordered_map<std::vector<uint64_t>, UEvent*, KeyHash> index_;
+    struct KeyEq {
+        using is_transparent = void;
+        static std::span<const uint64_t> k(std::span<const uint64_t> s) { return s; }
+        static std::span<const uint64_t> k(const UEvent* e) { return e->key; }
+        template <class A, class B> bool operator()(const A& a, const B& b) const {
+            auto x = k(a), y = k(b);
+            return std::equal(x.begin(), x.end(), y.begin(), y.end());
+        }
+    };
+    std::unordered_set<UEvent*, KeyHash, KeyEq> index_;
     // Children of the roots: first events of each thread, first nodes of each resource tree, reads of initial
     // values.
     std::map<ThreadId, std::vector<UEvent*>> threadRoots_;
     std::map<Resource, std::vector<UEvent*>> resourceRoots_, initReaders_;
     std::vector<UEvent*>& childrenList(UEvent* parent, const Resource& r, bool readers);
+    static std::vector<UEvent*> predecessorsOf(const EventSpec& spec);
     void link(UEvent* e);
     void unlink(UEvent* e);
-    std::vector<uint64_t> keyOf(const UEvent& e) const;
     bool memoryConflict(const UEvent* a, const Summary& bSummary, const UEvent* bEvent) const;
 };
 

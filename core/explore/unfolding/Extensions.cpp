@@ -4,6 +4,7 @@
 // from mutexes to condition variables and memory words — and (2) when e writes a word, every read of that word
 // in C placed after e (it then reads e's value). DESIGN.md argues why nothing else is needed.
 #include <algorithm>
+#include <optional>
 
 #include "core/explore/unfolding/QporImpl.h"
 
@@ -113,7 +114,37 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
     return es_.findOrCreate(spec);
 }
 
-std::vector<UEvent*> QporExplorer::enabledEvents() {
+// The event thread t's pending action is at C_depth, when the parent configuration's en already had it: the
+// event is determined by pt, the base causes and the resource parents (and, for a write, the last reads of its
+// words), and the parent's last event e changes none of these unless it is t's own, shares a resource with the
+// action, creates or wakes threads, or is the thread a join waits for. Saves a look-up per thread and node.
+UEvent* QporExplorer::reusableEnabled(size_t depth, ThreadId t, uint32_t choice, const model::Event& pending) const {
+    if (depth == 0) return nullptr;
+    const Node& parent = stack_[depth - 1];
+    const UEvent* e = parent.e;
+    if (!e || e->thread == t) return nullptr;
+    switch (e->label.kind) {
+    case EventKind::ThreadCreate:
+    case EventKind::CondSignal:
+    case EventKind::CondBroadcast:
+    case EventKind::CondWait: return nullptr;
+    default: break;
+    }
+    for (UEvent* x : parent.en) {
+        if (x->thread != t || x->choice != choice) continue;
+        if (x->label.kind != pending.kind || x->label.addr != pending.addr || x->label.addr2 != pending.addr2 ||
+            x->label.size != pending.size || x->label.size2 != pending.size2 || x->pt != F_.threadMax(t))
+            return nullptr;
+        if (x->label.kind == EventKind::ThreadJoin) return nullptr;
+        for (const Access& a : x->accesses)
+            for (const Access& b : e->accesses)
+                if (a.res == b.res) return nullptr;
+        return x;
+    }
+    return nullptr;
+}
+
+std::vector<UEvent*> QporExplorer::enabledEvents(size_t depth) {
     std::vector<UEvent*> en;
     if (ex_.exclusiveThread() != model::kNoThread) {
         // Sections are executed whole (execute()); C never ends inside one.
@@ -132,7 +163,8 @@ std::vector<UEvent*> QporExplorer::enabledEvents() {
             continue;
         }
         for (uint32_t c = 0; c < v.choices; ++c) {
-            UEvent* e = eventFor(t, c, v.pending);
+            UEvent* e = reusableEnabled(depth, t, c, v.pending);
+            if (!e) e = eventFor(t, c, v.pending);
             es_.addToU(e);
             en.push_back(e);
         }
@@ -142,6 +174,7 @@ std::vector<UEvent*> QporExplorer::enabledEvents() {
     // thread's). cexp (Alg. 1) only walks acquires in C; the pending one needs the same walk.
     for (ThreadId t = 0; t < ex_.numThreads(); ++t)
         if (ex_.thread(t).state == exec::ThreadState::BlockedLock) blockedPlacements(t);
+    stack_[depth].en = en;
     return en;
 }
 
@@ -220,16 +253,27 @@ void QporExplorer::makeEvent(const UEvent& like, std::vector<UEvent*> anchors, s
     for (UEvent* a : anchors)
         if (a) base.push_back(a);
     for (UEvent* r : readers) base.push_back(r);
-    for (size_t i = 0; i < base.size(); ++i)
-        for (size_t j = i + 1; j < base.size(); ++j)
-            if (es_.conflict(base[i], base[j])) return;
-    Summary s0 = es_.mergeSummaries(base);
+    // Most placements name an event that exists already (made as an enabled event of another configuration, or
+    // by an earlier placement): it is looked up first, and the configuration checks are made only before
+    // creating one. A history that is not a configuration is never found (EventStructure::find).
+    std::optional<bool> baseOk;
+    auto baseIsConfiguration = [&] {
+        if (!baseOk) {
+            baseOk = true;
+            for (size_t i = 0; i < base.size() && *baseOk; ++i)
+                for (size_t j = i + 1; j < base.size(); ++j)
+                    if (es_.conflict(base[i], base[j])) {
+                        baseOk = false;
+                        break;
+                    }
+        }
+        return *baseOk;
+    };
     // Optional readers, per written word.
     std::map<ThreadId, std::vector<UEvent*>> optional;
     for (const Access& l : like.accesses) {
         if (l.mode != Mode::Write) continue;
-        const SummaryEntry* m = s0.find(l.res, model::kNoThread);
-        UEvent* p = m ? m->ev : nullptr;
+        UEvent* p = es_.treeMaxOf(base, l.res);
         for (auto& [t, rs] : readersOf(F_, l.res, p, like.thread)) {
             for (UEvent* r : rs) {
                 bool inHistory = false;
@@ -240,12 +284,7 @@ void QporExplorer::makeEvent(const UEvent& like, std::vector<UEvent*> anchors, s
     }
     forEachReaderPrefix(optional, 64, [&](const std::vector<UEvent*>& chosen, const std::vector<size_t>&) {
         std::vector<UEvent*> preds = base;
-        for (UEvent* r : chosen) {
-            for (UEvent* b : preds)
-                if (es_.conflict(r, b)) return true;
-            preds.push_back(r);
-        }
-        Summary s = chosen.empty() ? s0 : es_.mergeSummaries(preds);
+        preds.insert(preds.end(), chosen.begin(), chosen.end());
         EventSpec spec;
         spec.thread = like.thread;
         spec.choice = choice >= 0 ? uint32_t(choice) : like.choice;
@@ -262,14 +301,20 @@ void QporExplorer::makeEvent(const UEvent& like, std::vector<UEvent*> anchors, s
             Access a;
             a.res = l.res;
             a.mode = l.mode;
-            const SummaryEntry* m = s.find(a.res, model::kNoThread);
-            a.parent = m ? m->ev : nullptr;
+            a.parent = es_.treeMaxOf(preds, a.res);
             spec.accesses.push_back(std::move(a));
         }
-        bool created = false;
-        UEvent* e = es_.findOrCreate(spec, &created);
+        UEvent* e = es_.find(spec);
+        if (!e) {
+            if (!baseIsConfiguration()) return false; // no prefix of readers can help
+            for (size_t i = base.size(); i < preds.size(); ++i)
+                for (size_t j = 0; j < i; ++j)
+                    if (es_.conflict(preds[i], preds[j])) return true;
+            bool created = false;
+            e = es_.findOrCreate(spec, &created);
+            if (created) ++cexEvents_;
+        }
         if (e == &like) return true;
-        if (created) ++cexEvents_;
         es_.addToU(e);
         return true;
     });

@@ -153,7 +153,10 @@ void QporExplorer::prune() {
     for (UEvent* x : drop) es_.removeFromU(x);
     if (kTrace) std::fprintf(stderr, "prune: U %zu, dropped %zu\n", es_.uSize() + drop.size(), drop.size());
     std::vector<UEvent*> roots(F_.events().begin(), F_.events().end());
-    for (const Node& n : stack_) roots.insert(roots.end(), n.A.begin(), n.A.end());
+    for (const Node& n : stack_) {
+        roots.insert(roots.end(), n.A.begin(), n.A.end());
+        roots.insert(roots.end(), n.en.begin(), n.en.end()); // reused by enabledEvents
+    }
     for (UEvent* c : createOf_) roots.push_back(c);
     for (UEvent* w : wakers_) roots.push_back(w);
     es_.collect(roots);
@@ -181,7 +184,7 @@ report::CheckResult QporExplorer::run() {
         if (n.choose) {
             ensureExecutorAt(d);
             auto t0 = std::chrono::steady_clock::now();
-            std::vector<UEvent*> en = enabledEvents();
+            std::vector<UEvent*> en = enabledEvents(d);
             msEx_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             peakU_ = std::max<uint64_t>(peakU_, es_.uSize());
             if (unsupported_) break;

@@ -25,6 +25,7 @@ private:
         std::vector<UEvent*> Dlocal;    // events added to D at this node
         bool choose = true;
         report::Decision decision;      // executor decision that executes e (replay)
+        std::vector<UEvent*> en;        // en(C_d) as last computed here (reused by the child: enabledEvents)
     };
 
     const program::Program& prog_;
@@ -67,7 +68,8 @@ private:
     void prune();
 
     // Extensions.cpp
-    std::vector<UEvent*> enabledEvents();
+    std::vector<UEvent*> enabledEvents(size_t depth);
+    UEvent* reusableEnabled(size_t depth, ThreadId t, uint32_t choice, const model::Event& pending) const;
     UEvent* eventFor(ThreadId execTid, uint32_t choice, const model::Event& pending,
                      const std::vector<Access>* accesses = nullptr);
     UEvent* atomicSectionEvent(ThreadId t);
