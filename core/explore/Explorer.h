@@ -27,6 +27,9 @@ struct ExploreOptions {
     // qpor: how alternatives are computed (sdpor, k1, k2, ..., optimal) and the skip step of its trees.
     std::string alt = "optimal";
     unsigned skipStep = 4;
+    // qpor: U is pruned to Q_{C,D} once it has grown past this many events (then past twice its size after the
+    // last pruning). 0 prunes at every return of Explore: the tests use it to check that pruning loses nothing.
+    size_t qporPruneThreshold = 4096;
     // Polled between executions and every few thousand steps: true = stop now (the result is bounded).
     std::function<bool()> cancelled;
 };

@@ -70,6 +70,7 @@ struct UEvent {
     Summary summary;       // of [e], e included
     model::Event label;    // kind and address of the action (values are known once executed)
     std::vector<uint64_t> key; // identity in the index: (thread, choice, action, pt, maximal predecessors)
+    uint64_t keyHash = 0;      // EventIndex::hash(key)
 
     // Bookkeeping of the exploration.
     bool inU = false;

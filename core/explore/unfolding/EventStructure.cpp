@@ -229,12 +229,6 @@ std::vector<UEvent*> predecessors(const UEvent& e) {
     return p;
 }
 
-size_t EventStructure::KeyHash::operator()(std::span<const uint64_t> k) const {
-    uint64_t h = 1469598103934665603ull;
-    for (uint64_t v : k) h = (h ^ v) * 1099511628211ull;
-    return size_t(h);
-}
-
 namespace {
 // (thread, choice, action, canonical set of maximal predecessors): determines the history, hence the event.
 // Computed from the description, before any event is allocated: most look-ups find an existing event.
@@ -299,8 +293,7 @@ std::vector<UEvent*> EventStructure::predecessorsOf(const EventSpec& spec) {
 
 UEvent* EventStructure::find(const EventSpec& spec) const {
     std::vector<uint64_t> key = keyFrom(spec, predecessorsOf(spec), *this);
-    auto it = index_.find(std::span<const uint64_t>(key));
-    return it == index_.end() ? nullptr : *it;
+    return index_.find(key, EventIndex::hash(key));
 }
 
 UEvent* EventStructure::treeMaxOf(const std::vector<UEvent*>& events, const Resource& r) const {
@@ -319,9 +312,10 @@ UEvent* EventStructure::treeMaxOf(const std::vector<UEvent*>& events, const Reso
 UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     std::vector<UEvent*> preds = predecessorsOf(spec);
     std::vector<uint64_t> key = keyFrom(spec, preds, *this);
-    if (auto it = index_.find(std::span<const uint64_t>(key)); it != index_.end()) {
+    uint64_t h = EventIndex::hash(key);
+    if (UEvent* found = index_.find(key, h)) {
         if (created) *created = false;
-        return *it;
+        return found;
     }
     auto e = std::make_unique<UEvent>();
     UEvent* ev = e.get();
@@ -352,6 +346,7 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
         else s.entries.insert(pos, own);
     }
     ev->key = std::move(key);
+    ev->keyHash = h;
     index_.insert(ev);
     link(ev);
     events_.push_back(std::move(e));

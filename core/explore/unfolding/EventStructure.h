@@ -3,12 +3,10 @@
 // to memory words), and the summary of the current configuration C (its "frontier").
 #include <map>
 #include <memory>
-#include <algorithm>
-#include <span>
-#include <unordered_set>
 #include <vector>
 
 #include "core/explore/unfolding/Event.h"
+#include "core/explore/unfolding/EventIndex.h"
 
 namespace skein::explore::unfolding {
 
@@ -108,22 +106,7 @@ private:
     uint64_t nextId_ = 1;
     size_t uSize_ = 0;
     std::vector<std::unique_ptr<UEvent>> events_;
-    // The index of events by key (UEvent::key), looked up with a key not yet owned by any event.
-    struct KeyHash {
-        using is_transparent = void;
-        size_t operator()(std::span<const uint64_t> k) const;
-        size_t operator()(const UEvent* e) const { return (*this)(std::span<const uint64_t>(e->key)); }
-    };
-    struct KeyEq {
-        using is_transparent = void;
-        static std::span<const uint64_t> k(std::span<const uint64_t> s) { return s; }
-        static std::span<const uint64_t> k(const UEvent* e) { return e->key; }
-        template <class A, class B> bool operator()(const A& a, const B& b) const {
-            auto x = k(a), y = k(b);
-            return std::equal(x.begin(), x.end(), y.begin(), y.end());
-        }
-    };
-    std::unordered_set<UEvent*, KeyHash, KeyEq> index_;
+    EventIndex index_;
     // Children of the roots: first events of each thread, first nodes of each resource tree, reads of initial
     // values.
     std::map<ThreadId, std::vector<UEvent*>> threadRoots_;

@@ -220,19 +220,35 @@ UEvent* QporExplorer::atomicSectionEvent(ThreadId t) {
 
 void QporExplorer::blockedPlacements(ThreadId t) {
     const model::Event& pending = ex_.thread(t).pending;
+    UEvent* pt = F_.threadMax(t);
+    std::vector<UEvent*> causes;
+    if (!pt && t < createOf_.size() && createOf_[t]) causes.push_back(createOf_[t]);
+    if (pt && pt->label.kind == EventKind::CondWait && t < wakers_.size() && wakers_[t]) causes.push_back(wakers_[t]);
+    Resource res{pending.addr, ResKind::Mutex};
+    // While t stays blocked behind the same history, the walk of an earlier node already made the placements
+    // below the mutex tree's maximum of that time: walk only the part of the chain added since (the cache is
+    // dropped whenever pruning takes events out of U, which would then have to be made again).
+    UEvent* top = F_.treeMax(res);
+    UEvent* stopAt = nullptr;
+    if (blockedWalks_.size() <= t) blockedWalks_.resize(t + 1);
+    BlockedWalk& w = blockedWalks_[t];
+    if (w.valid && w.pt == pt && w.causes == causes && w.mutex == res.addr) {
+        if (w.top == top) return;
+        const Access* wa = w.top ? w.top->access(res) : nullptr;
+        const Access* ta = top ? top->access(res) : nullptr;
+        if (wa && ta && isAncestorOrSelf(&wa->node, &ta->node, es_.step())) stopAt = w.top;
+    }
+    w = {true, pt, causes, res.addr, top};
     // The event the acquire would be if the mutex were free now: a description only, never registered.
     UEvent like;
     like.thread = t;
     like.label = pending;
     like.label.tid = t;
-    like.pt = F_.threadMax(t);
-    if (!like.pt && t < createOf_.size() && createOf_[t]) like.causes.push_back(createOf_[t]);
-    if (like.pt && like.pt->label.kind == EventKind::CondWait && t < wakers_.size() && wakers_[t])
-        like.causes.push_back(wakers_[t]);
+    like.pt = pt;
+    like.causes = std::move(causes);
     like.baseCauses = uint32_t(like.causes.size());
     like.accesses = accessesFor(pending);
-    Resource res{pending.addr, ResKind::Mutex};
-    for (UEvent* child = F_.treeMax(res); child;) {
+    for (UEvent* child = top; child && child != stopAt;) {
         bool forced = es_.leq(child, like.pt);
         for (UEvent* c : like.causes) forced = forced || es_.leq(child, c);
         if (forced) break;

@@ -43,7 +43,7 @@ std::string show(const UEvent* e) {
 
 QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK)
     : prog_(p), opts_(o), obs_(obs), altK_(altK), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
-      F_(std::max(2u, o.skipStep)), errors_(o, obs), clock_(o) {}
+      F_(std::max(2u, o.skipStep)), errors_(o, obs), clock_(o), pruneThreshold_(o.qporPruneThreshold) {}
 
 void QporExplorer::resetExecution() {
     ex_.reset();
@@ -151,6 +151,7 @@ void QporExplorer::prune() {
         drop.push_back(x);
     });
     for (UEvent* x : drop) es_.removeFromU(x);
+    if (!drop.empty()) blockedWalks_.clear(); // their placements may have left U: make them again
     if (kTrace) std::fprintf(stderr, "prune: U %zu, dropped %zu\n", es_.uSize() + drop.size(), drop.size());
     std::vector<UEvent*> roots(F_.events().begin(), F_.events().end());
     for (const Node& n : stack_) {
@@ -160,7 +161,7 @@ void QporExplorer::prune() {
     for (UEvent* c : createOf_) roots.push_back(c);
     for (UEvent* w : wakers_) roots.push_back(w);
     es_.collect(roots);
-    pruneThreshold_ = std::max<size_t>(4096, 2 * es_.uSize());
+    pruneThreshold_ = opts_.qporPruneThreshold == 0 ? 0 : std::max(opts_.qporPruneThreshold, 2 * es_.uSize());
 }
 
 void QporExplorer::popNode() {

@@ -53,10 +53,21 @@ private:
     std::vector<UEvent*> createOf_;    // thread → its create event
     std::vector<UEvent*> wakers_;      // thread → the signal/broadcast that woke it (for the re-acquire)
 
+    // blockedPlacements' walk of the mutex tree, per blocked thread: the history it was made for and the tree
+    // maximum it started from.
+    struct BlockedWalk {
+        bool valid = false;
+        UEvent* pt = nullptr;
+        std::vector<UEvent*> causes;
+        uint64_t mutex = 0;
+        UEvent* top = nullptr;
+    };
+    std::vector<BlockedWalk> blockedWalks_;
+
     // Statistics.
     uint64_t alternatives_ = 0, altFailures_ = 0, combSpikeEvents_ = 0, peakU_ = 0, cexEvents_ = 0;
     double msExec_ = 0, msEx_ = 0, msComb_ = 0, msCex_ = 0;
-    size_t pruneThreshold_ = 4096;
+    size_t pruneThreshold_;
     uint64_t stamp_ = 0; // visit marks (UEvent::stamp)
 
     // Qpor.cpp
