@@ -7,6 +7,7 @@
 // `optimal` selects all of D (an alternative, Def. 4); `kN` selects N; `sdpor` selects 1 and marks only one
 // event ahead (the paper's framing of Source-DPOR: singleton clues, which can end in sleep-set blocked runs).
 #include <algorithm>
+#include <optional>
 
 #include "core/explore/unfolding/QporImpl.h"
 
@@ -23,20 +24,31 @@ std::vector<UEvent*> QporExplorer::collectD() const {
 }
 
 std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
-    auto t0 = std::chrono::steady_clock::now();
+    auto t0 = PhaseClock::now();
     ++alternatives_;
-    std::vector<UEvent*> D = collectD();
-    size_t k = altK_ <= 0 ? D.size() : std::min<size_t>(size_t(altK_), D.size());
+    // k events of D: e (the top node's last addition) first, then the most recently added. D itself is only
+    // gathered when a candidate survives the configuration test: most calls end at an empty first spike.
+    size_t dSize = 0;
+    for (const Node& n : stack_) dSize += n.Dlocal.size();
+    size_t k = altK_ <= 0 ? dSize : std::min<size_t>(size_t(altK_), dSize);
     if (altK_ < 0) k = 1;
-    std::vector<UEvent*> selected(D.begin(), D.begin() + long(k));
+    std::vector<UEvent*> selected;
+    selected.reserve(k);
+    for (size_t i = stack_.size(); i-- > 0 && selected.size() < k;) {
+        const std::vector<UEvent*>& dl = stack_[i].Dlocal;
+        for (size_t j = dl.size(); j-- > 0 && selected.size() < k;) selected.push_back(dl[j]);
+    }
 
     // [x] ∩ D ≠ ∅ can only hold through a thread in which x goes beyond C: D's events are not in C but their
     // thread predecessors are.
-    std::map<ThreadId, std::vector<UEvent*>> dByThread;
-    for (UEvent* d : D) dByThread[d->thread].push_back(d);
+    std::optional<std::map<ThreadId, std::vector<UEvent*>>> dByThread;
     auto excluded = [&](UEvent* x) {
         if (es_.conflictsWith(x, F_)) return true; // [x] ∪ C is not a configuration
-        for (auto& [t, ds] : dByThread) {
+        if (!dByThread) {
+            dByThread.emplace();
+            for (UEvent* d : collectD()) (*dByThread)[d->thread].push_back(d);
+        }
+        for (auto& [t, ds] : *dByThread) {
             UEvent* m = x->summary.threadMax(t);
             if (!m || F_.contains(m)) continue;
             for (UEvent* d : ds)
@@ -59,7 +71,7 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     }
     if (empty) {
         ++altFailures_;
-        msComb_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        tComb_ += PhaseClock::now() - t0;
         return std::nullopt;
     }
     for (auto& s : spikes) {
@@ -86,7 +98,7 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         return false;
     };
     bool found = k > 0 && search(0);
-    msComb_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    tComb_ += PhaseClock::now() - t0;
     if (!found) {
         ++altFailures_;
         return std::nullopt;

@@ -164,7 +164,8 @@ std::vector<UEvent*> QporExplorer::enabledEvents(size_t depth) {
         }
         for (uint32_t c = 0; c < v.choices; ++c) {
             UEvent* e = reusableEnabled(depth, t, c, v.pending);
-            if (!e) e = eventFor(t, c, v.pending);
+            if (e) ++enReused_;
+            else e = eventFor(t, c, v.pending), ++enLookups_;
             es_.addToU(e);
             en.push_back(e);
         }
@@ -475,10 +476,10 @@ void QporExplorer::readsFromNewWrite(UEvent* w) {
 }
 
 void QporExplorer::addConflictingExtensions(UEvent* e) {
-    auto t0 = std::chrono::steady_clock::now();
+    auto t0 = PhaseClock::now();
     earlierPlacements(e);
     readsFromNewWrite(e);
-    msCex_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    tCex_ += PhaseClock::now() - t0;
 }
 
 } // namespace skein::explore::unfolding

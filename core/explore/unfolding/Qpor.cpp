@@ -55,7 +55,7 @@ void QporExplorer::resetExecution() {
 // Brings the executor to state(C_depth) by replaying the decisions of the first `depth` nodes.
 void QporExplorer::ensureExecutorAt(size_t depth) {
     if (exDepth_ == depth) return;
-    auto t0 = std::chrono::steady_clock::now();
+    auto t0 = PhaseClock::now();
     resetExecution();
     for (size_t i = 0; i < depth; ++i) {
         const Node& n = stack_[i];
@@ -72,12 +72,12 @@ void QporExplorer::ensureExecutorAt(size_t depth) {
         }
         if (ev.kind == EventKind::CondSignal && ev.value) wakers_[ev.value - 1] = e;
     }
-    msExec_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    tExec_ += PhaseClock::now() - t0;
 }
 
 // Runs e (enabled at C) in the executor and adds it to C with the conflicting extensions it creates.
 void QporExplorer::execute(UEvent* e, report::Decision d) {
-    auto t0 = std::chrono::steady_clock::now();
+    auto t0 = PhaseClock::now();
     // Before a broadcast, the threads it will wake.
     std::vector<ThreadId> woken;
     if (e->label.kind == EventKind::CondBroadcast)
@@ -102,7 +102,7 @@ void QporExplorer::execute(UEvent* e, report::Decision d) {
     }
     if (ev.kind == EventKind::CondSignal && ev.value) wakers_[ev.value - 1] = e;
     for (ThreadId t : woken) wakers_[t] = e;
-    msExec_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    tExec_ += PhaseClock::now() - t0;
     F_.push(e);
     addConflictingExtensions(e);
 }
@@ -161,7 +161,10 @@ void QporExplorer::prune() {
     for (UEvent* c : createOf_) roots.push_back(c);
     for (UEvent* w : wakers_) roots.push_back(w);
     es_.collect(roots);
-    pruneThreshold_ = opts_.qporPruneThreshold == 0 ? 0 : std::max(opts_.qporPruneThreshold, 2 * es_.uSize());
+    // Amortised: the next pruning when U has doubled — or quadrupled when this one freed little (on programs
+    // where nearly every event stays in conflict with C ∪ D, the scan would otherwise cost more than it saves).
+    size_t factor = drop.size() * 8 < es_.uSize() + drop.size() ? 4 : 2;
+    pruneThreshold_ = opts_.qporPruneThreshold == 0 ? 0 : std::max(opts_.qporPruneThreshold, factor * es_.uSize());
 }
 
 void QporExplorer::popNode() {
@@ -184,9 +187,9 @@ report::CheckResult QporExplorer::run() {
         Node& n = stack_[d];
         if (n.choose) {
             ensureExecutorAt(d);
-            auto t0 = std::chrono::steady_clock::now();
+            auto t0 = PhaseClock::now();
             std::vector<UEvent*> en = enabledEvents(d);
-            msEx_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            tEx_ += PhaseClock::now() - t0;
             peakU_ = std::max<uint64_t>(peakU_, es_.uSize());
             if (unsupported_) break;
             if (kTrace) {
@@ -264,10 +267,12 @@ report::CheckResult QporExplorer::run() {
     st.extra["alternatives_none"] = double(altFailures_);
     st.extra["comb_spike_events"] = double(combSpikeEvents_);
     st.extra["cex_events"] = double(cexEvents_);
-    st.extra["ms_execute"] = msExec_;
-    st.extra["ms_extensions"] = msEx_;
-    st.extra["ms_comb"] = msComb_;
-    st.extra["ms_cex"] = msCex_;
+    st.extra["enabled_lookups"] = double(enLookups_); // en(C) events looked up in U's index
+    st.extra["enabled_reused"] = double(enReused_);   // ... and taken over from the parent configuration
+    st.extra["ms_execute"] = phase_.toMs(tExec_);
+    st.extra["ms_extensions"] = phase_.toMs(tEx_);
+    st.extra["ms_comb"] = phase_.toMs(tComb_);
+    st.extra["ms_cex"] = phase_.toMs(tCex_);
     result_.errors = errors_.take();
     result_.verdict = report::computeVerdict(result_);
     return result_;
