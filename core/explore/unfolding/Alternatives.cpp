@@ -56,6 +56,16 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         }
         return false;
     };
+    // A quick no: every event of an alternative J goes beyond C, so J ∪ C contains an event of en(C) (the first
+    // event of J's in some thread: the one event of that thread whose history lies in C and that is compatible
+    // with C — the executor's enabled event). When all of en(C) is in D, every candidate contains an event of D.
+    const std::vector<UEvent*>& en = stack_.back().en;
+    if (std::all_of(en.begin(), en.end(), [](const UEvent* x) { return x->inD > 0; })) {
+        ++altFailures_;
+        ++altQuickFailures_;
+        tComb_ += PhaseClock::now() - t0;
+        return std::nullopt;
+    }
     std::vector<std::vector<UEvent*>> spikes(k);
     bool empty = false;
     for (size_t i = 0; i < k && !empty; ++i) {

@@ -265,6 +265,7 @@ report::CheckResult QporExplorer::run() {
     st.extra["events_allocated"] = double(es_.allocated());
     st.extra["alternatives"] = double(alternatives_);
     st.extra["alternatives_none"] = double(altFailures_);
+    st.extra["alternatives_none_quick"] = double(altQuickFailures_); // of which: en(C) ⊆ D, no comb needed
     st.extra["comb_spike_events"] = double(combSpikeEvents_);
     st.extra["cex_events"] = double(cexEvents_);
     st.extra["enabled_lookups"] = double(enLookups_); // en(C) events looked up in U's index

@@ -90,7 +90,7 @@ private:
     std::vector<BlockedWalk> blockedWalks_;
 
     // Statistics.
-    uint64_t enLookups_ = 0, enReused_ = 0;
+    uint64_t enLookups_ = 0, enReused_ = 0, altQuickFailures_ = 0;
     uint64_t alternatives_ = 0, altFailures_ = 0, combSpikeEvents_ = 0, peakU_ = 0, cexEvents_ = 0;
     PhaseClock phase_;
     PhaseClock::Ticks tExec_ = 0, tEx_ = 0, tComb_ = 0, tCex_ = 0;
