@@ -29,6 +29,7 @@ struct Row {
 
 struct Measurement {
     double wallMs = 0;
+    double cpuMs = 0; // the child's user + system CPU time: comparable with GenMC's CPU seconds on a loaded machine
     uint64_t peakRssKb = 0;
     nlohmann::json result;
     int exitCode = 0;
@@ -77,6 +78,8 @@ std::optional<Measurement> runOnce(const std::string& self, const Row& row, doub
     Measurement m;
     m.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     m.peakRssKb = uint64_t(ru.ru_maxrss);
+    m.cpuMs = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000.0 +
+              double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000.0;
     m.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
     try {
         m.result = nlohmann::json::parse(out);
@@ -150,12 +153,12 @@ int runBench(const std::vector<std::string>& args) {
     std::ofstream csv;
     if (!csvPath.empty()) {
         csv.open(csvPath);
-        csv << "program,params,algorithm,verdict,executions,blocked,bounded,ssb,events,wall_ms,peak_rss_kb,exec_per_s,events_per_s\n";
+        csv << "program,params,algorithm,verdict,executions,blocked,bounded,ssb,events,wall_ms,cpu_ms,peak_rss_kb,exec_per_s,events_per_s\n";
     }
     std::cout << std::left << std::setw(18) << "program" << std::setw(34) << "params" << std::setw(7) << "algo"
               << std::setw(9) << "verdict" << std::right << std::setw(10) << "execs" << std::setw(9) << "blocked"
               << std::setw(8) << "bounded" << std::setw(7) << "ssb" << std::setw(11) << "events" << std::setw(10)
-              << "wall ms" << std::setw(9) << "RSS MB" << std::setw(11) << "execs/s" << std::setw(12) << "events/s"
+              << "wall ms" << std::setw(9) << "CPU ms" << std::setw(9) << "RSS MB" << std::setw(11) << "execs/s" << std::setw(12) << "events/s"
               << "\n";
     int failures = 0;
     for (const Row& row : rows) {
@@ -185,11 +188,11 @@ int runBench(const std::vector<std::string>& args) {
         std::cout << std::left << std::setw(18) << name << std::setw(34) << row.label.substr(0, 33) << std::setw(7) << algo
                   << std::setw(9) << verdict << std::right << std::setw(10) << execs << std::setw(9) << blocked
                   << std::setw(8) << bounded << std::setw(7) << s.value("ssb", 0ull) << std::setw(11) << events
-                  << std::setw(10) << std::fixed << std::setprecision(0) << med.wallMs << std::setw(9)
-                  << med.peakRssKb / 1024 << std::setw(11) << uint64_t(eps) << std::setw(12) << uint64_t(evps) << "\n";
+                  << std::setw(10) << std::fixed << std::setprecision(0) << med.wallMs << std::setw(9) << med.cpuMs
+                  << std::setw(9) << med.peakRssKb / 1024 << std::setw(11) << uint64_t(eps) << std::setw(12) << uint64_t(evps) << "\n";
         if (csv)
             csv << name << ",\"" << row.label << "\"," << algo << "," << verdict << "," << execs << "," << blocked << ","
-                << bounded << "," << s.value("ssb", 0ull) << "," << events << "," << med.wallMs << "," << med.peakRssKb
+                << bounded << "," << s.value("ssb", 0ull) << "," << events << "," << med.wallMs << "," << med.cpuMs << "," << med.peakRssKb
                 << "," << eps << "," << evps << "\n";
     }
     return failures ? kInconclusive : kSafe;

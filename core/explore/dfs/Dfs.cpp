@@ -88,11 +88,13 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
         for (;;) {
             if (ex.status() != ExecStatus::Running) break;
             // Options at this state. A thread-local choice (nondet) commutes with everything: resolve it first,
-            // without interleaving alternatives.
+            // without interleaving alternatives — unless drawing it starts an atomic section, which then runs
+            // before every other thread: that is a scheduling choice like any other event.
             std::vector<report::Decision> options;
             size_t nt = ex.numThreads();
             for (ThreadId t = 0; t < nt && options.empty(); ++t)
-                if (ex.enabled(t) && ex.thread(t).pending.kind == EventKind::Nondet)
+                if (ex.enabled(t) && ex.thread(t).pending.kind == EventKind::Nondet &&
+                    (!ex.inAtomicSection(t) || ex.exclusiveThread() == t))
                     for (uint32_t c = 0; c < ex.thread(t).choices; ++c) options.push_back({t, c});
             if (options.empty())
                 for (ThreadId t = 0; t < nt; ++t)

@@ -92,6 +92,13 @@ public:
         for (const auto& e : events_)
             if (e->inU) f(e.get());
     }
+    // The events of e's thread with e's thread predecessor (e included).
+    const std::vector<UEvent*>& threadSiblings(const UEvent* e) const {
+        static const std::vector<UEvent*> none;
+        if (e->pt) return e->pt->threadChildren;
+        auto it = threadRoots_.find(e->thread);
+        return it == threadRoots_.end() ? none : it->second;
+    }
     // The causal summary of the union of the local configurations of `events` (a configuration).
     Summary mergeSummaries(const std::vector<UEvent*>& events) const;
     // The events in immediate conflict with e (Sec. 5: siblings in a thread or resource tree, and reads/writes

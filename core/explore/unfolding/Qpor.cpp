@@ -41,9 +41,11 @@ std::string show(const UEvent* e) {
 }
 } // namespace
 
-QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK)
+QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK,
+                           Footprints& fps)
     : prog_(p), opts_(o), obs_(obs), altK_(altK), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
-      F_(std::max(2u, o.skipStep)), errors_(o, obs), clock_(o), pruneThreshold_(o.qporPruneThreshold) {}
+      F_(std::max(2u, o.skipStep)), errors_(o, obs), clock_(o), footprints_(&fps),
+      pruneThreshold_(o.qporPruneThreshold) {}
 
 void QporExplorer::resetExecution() {
     ex_.reset();
@@ -60,8 +62,7 @@ void QporExplorer::ensureExecutorAt(size_t depth) {
     for (size_t i = 0; i < depth; ++i) {
         const Node& n = stack_[i];
         const model::Event ev = ex_.step(n.decision.thread, n.decision.choice);
-        while (ex_.exclusiveThread() == n.decision.thread && ex_.enabled(n.decision.thread))
-            ex_.step(n.decision.thread, 0); // the rest of an atomic section: the same event
+        for (uint32_t c : n.inner) ex_.step(n.decision.thread, c); // the rest of an atomic section: the same event
         UEvent* e = n.e;
         e->label.value = ev.value;
         e->label.value2 = ev.value2;
@@ -76,7 +77,7 @@ void QporExplorer::ensureExecutorAt(size_t depth) {
 }
 
 // Runs e (enabled at C) in the executor and adds it to C with the conflicting extensions it creates.
-void QporExplorer::execute(UEvent* e, report::Decision d) {
+void QporExplorer::execute(UEvent* e, Node& n) {
     auto t0 = PhaseClock::now();
     // Before a broadcast, the threads it will wake.
     std::vector<ThreadId> woken;
@@ -84,11 +85,16 @@ void QporExplorer::execute(UEvent* e, report::Decision d) {
         for (ThreadId t = 0; t < ex_.numThreads(); ++t)
             if (ex_.thread(t).state == exec::ThreadState::BlockedCond && ex_.thread(t).waitObject == e->label.addr)
                 woken.push_back(t);
-    const model::Event ev = ex_.step(d.thread, d.choice);
+    // The executor decisions: the thread and, for events with outcomes, the outcome; an atomic section's further
+    // steps are recorded too (the counterexample schedules replay step by step).
+    n.decision = {e->thread, e->choice};
+    n.inner.clear();
+    const model::Event ev = ex_.step(n.decision.thread, n.decision.choice);
     ++exDepth_;
     ++result_.stats.events;
-    while (ex_.exclusiveThread() == d.thread && ex_.enabled(d.thread)) {
-        ex_.step(d.thread, 0); // the rest of an atomic section: the same event of the unfolding
+    while (ex_.exclusiveThread() == e->thread && ex_.enabled(e->thread)) {
+        ex_.step(e->thread, 0); // the rest of an atomic section: the same event of the unfolding
+        n.inner.push_back(0);
         ++result_.stats.events;
     }
     e->label.value = ev.value;
@@ -112,7 +118,10 @@ void QporExplorer::recordMaximal() {
     st.instructions += ex_.instructions();
     if (ex_.sampledNondet()) sampled_ = true;
     std::vector<report::Decision> schedule;
-    for (size_t i = 0; i + 1 < stack_.size(); ++i) schedule.push_back(stack_[i].decision);
+    for (size_t i = 0; i + 1 < stack_.size(); ++i) {
+        schedule.push_back(stack_[i].decision);
+        for (uint32_t c : stack_[i].inner) schedule.push_back({stack_[i].decision.thread, c}); // one per step
+    }
     if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, ex_, schedule)) stop_ = true;
     if (firstOutput_ && ex_.status() == ExecStatus::Finished) {
         result_.output = ex_.output();
@@ -191,7 +200,7 @@ report::CheckResult QporExplorer::run() {
             std::vector<UEvent*> en = enabledEvents(d);
             tEx_ += PhaseClock::now() - t0;
             peakU_ = std::max<uint64_t>(peakU_, es_.uSize());
-            if (unsupported_) break;
+            if (unsupported_ || footprintGrew_) break;
             if (kTrace) {
                 std::fprintf(stderr, "%*sC%zu en:", int(d), "", d);
                 for (UEvent* x : en) std::fprintf(stderr, " %s%s", show(x).c_str(), x->inD ? "(D)" : "");
@@ -222,9 +231,7 @@ report::CheckResult QporExplorer::run() {
             }
             n.e = e;
             n.choose = false;
-            // The executor decision: the thread and, for events with outcomes, the outcome.
-            n.decision = {e->thread, e->choice};
-            execute(e, n.decision);
+            execute(e, n);
             Node child;
             for (UEvent* a : n.A)
                 if (a != e) child.A.push_back(a);
@@ -268,6 +275,7 @@ report::CheckResult QporExplorer::run() {
     st.extra["alternatives_none_quick"] = double(altQuickFailures_); // of which: en(C) ⊆ D, no comb needed
     st.extra["comb_spike_events"] = double(combSpikeEvents_);
     st.extra["cex_events"] = double(cexEvents_);
+    st.extra["sections_widened"] = sectionsWidened_ ? 1 : 0; // 1: a section event touches more than its run
     st.extra["enabled_lookups"] = double(enLookups_); // en(C) events looked up in U's index
     st.extra["enabled_reused"] = double(enReused_);   // ... and taken over from the parent configuration
     st.extra["ms_execute"] = phase_.toMs(tExec_);
@@ -281,10 +289,24 @@ report::CheckResult QporExplorer::run() {
 
 report::CheckResult explore(const program::Program& p, const ExploreOptions& opts, Observer* obs) {
     auto k = parseAltMode(opts.alt);
-    QporExplorer x(p, opts, obs, k.value_or(0));
-    report::CheckResult r = x.run();
-    r.algorithm = "qpor";
-    return r;
+    QporExplorer::Footprints footprints;
+    // Each restart follows a section footprint that grew (atomicSectionEvent): at most once per resource a
+    // section can touch, in practice once or twice.
+    constexpr int kMaxRestarts = 64;
+    for (int restarts = 0;; ++restarts) {
+        QporExplorer x(p, opts, obs, k.value_or(0), footprints);
+        report::CheckResult r = x.run();
+        r.algorithm = "qpor";
+        if (!x.footprintGrew()) {
+            r.stats.extra["section_restarts"] = restarts;
+            return r;
+        }
+        if (restarts == kMaxRestarts) {
+            r.explorerLimit = "the footprints of the atomic sections kept growing";
+            r.bounds.push_back({"qpor: " + *r.explorerLimit});
+            return r;
+        }
+    }
 }
 
 } // namespace skein::explore::unfolding

@@ -39,8 +39,12 @@ private:
 
 class QporExplorer {
 public:
-    QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK);
+    // Footprints of the atomic sections by source location (atomicSectionEvent); they outlive one run.
+    using Footprints = std::map<uint32_t, std::vector<Access>>;
+    QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK, Footprints& fps);
     report::CheckResult run();
+    // A section ran wider than its footprint: run() stopped, and the exploration must start over.
+    bool footprintGrew() const { return footprintGrew_; }
 
 private:
     // A node of the iterative Alg. 1: the calls Explore(C_d, D ∪ {e_1..e_i}, A) made at one configuration.
@@ -50,6 +54,7 @@ private:
         std::vector<UEvent*> Dlocal;    // events added to D at this node
         bool choose = true;
         report::Decision decision;      // executor decision that executes e (replay)
+        std::vector<uint32_t> inner;    // an atomic section: the outcomes of its further steps (thread decision.thread)
         std::vector<UEvent*> en;        // en(C_d) as last computed here (reused by the child: enabledEvents)
     };
 
@@ -67,6 +72,9 @@ private:
     report::CheckResult result_;
     std::map<std::string, bool> boundsSeen_;
     bool stop_ = false;
+    Footprints* footprints_;
+    bool footprintGrew_ = false;
+    bool sectionsWidened_ = false; // some section event touches more than its run did (a coarser independence)
     bool sampled_ = false;
     bool firstOutput_ = true;
     std::optional<std::string> unsupported_;
@@ -100,7 +108,7 @@ private:
     // Qpor.cpp
     void resetExecution();
     void ensureExecutorAt(size_t depth);
-    void execute(UEvent* e, report::Decision d);
+    void execute(UEvent* e, Node& n);
     void popNode();
     void recordMaximal();
     void prune();
@@ -110,6 +118,15 @@ private:
     UEvent* reusableEnabled(size_t depth, ThreadId t, uint32_t choice, const model::Event& pending) const;
     UEvent* eventFor(ThreadId execTid, uint32_t choice, const model::Event& pending,
                      const std::vector<Access>* accesses = nullptr);
+    // An atomic section of thread t from state `from`: its accesses, whether it blocks midway, or why qpor cannot
+    // handle it.
+    struct SectionShape {
+        std::vector<Access> accesses;
+        bool blocks = false;
+        const char* error = nullptr;
+    };
+    template <class F> void forEachSectionRun(const exec::Executor& from, ThreadId t, F f);
+    SectionShape sectionAt(const exec::Executor& from, ThreadId t);
     UEvent* atomicSectionEvent(ThreadId t);
     void addConflictingExtensions(UEvent* e);
     void earlierPlacements(UEvent* e);

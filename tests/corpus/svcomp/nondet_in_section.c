@@ -1,0 +1,37 @@
+/* nondet_in_section.c — a nondeterministic value drawn inside an SV-COMP atomic section.
+ *
+ * t1's section draws r and writes x (r != 0) or y (r == 0); t2 writes y = 1. main asserts y != 2 after the
+ * joins, which fails when the section draws 0 after t2's write. The draw is the section's first step: drawing it
+ * starts the section, so it is not a thread-local choice that can be made early (dfs once resolved it first and
+ * missed the order t2-then-section; fixed).
+ * traces (derived): r != 0: the section writes x, independent of t2: 1; r == 0: the section and t2 both write y:
+ * 2 orders; total 3.
+ * qpor does not yet explore sections with several runs: it stops with a limit (the default `skein check`, with
+ * no --algo, then uses dfs and says so; tests/e2e/CliTest.cpp).
+ *
+ * expect: --no-race-detection => verdict=error errors=assertion@35 traces=3
+ * expect: --algo=qpor --no-race-detection => verdict=bounded errors=none executions=0
+ */
+#include <pthread.h>
+#include <assert.h>
+void __VERIFIER_atomic_begin(void);
+void __VERIFIER_atomic_end(void);
+int __VERIFIER_nondet_int(void);
+int x, y;
+void *t1(void *arg) {
+    __VERIFIER_atomic_begin(); int r = __VERIFIER_nondet_int(); if (r) x = 1; else y = 2; __VERIFIER_atomic_end();
+    return 0;
+}
+void *t2(void *arg) {
+    y = 1;
+    return 0;
+}
+int main() {
+    pthread_t a, b;
+    pthread_create(&a, 0, t1, 0);
+    pthread_create(&b, 0, t2, 0);
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    assert(y != 2);
+    return 0;
+}
