@@ -16,9 +16,14 @@ using model::ThreadId;
 
 enum class ResKind : uint8_t { Memory, Mutex, Cond };
 
+// A resource in 8 bytes: the kind in the top two bits of the address (an executor address is an object id < 2^30
+// shifted by 32, plus an offset: core/exec/Memory.h), since every event stores several of them in its summary.
 struct Resource {
-    uint64_t addr = 0; // Memory: a 4-byte word (model::kWordSize); Mutex/Cond: the object's address
-    ResKind kind = ResKind::Memory;
+    uint64_t key = 0;
+    Resource() = default;
+    Resource(uint64_t addr, ResKind kind) : key(addr | uint64_t(kind) << 62) {}
+    uint64_t addr() const { return key & ~(uint64_t(3) << 62); } // Memory: a 4-byte word; Mutex/Cond: the object
+    ResKind kind() const { return ResKind(key >> 62); }
     auto operator<=>(const Resource&) const = default;
 };
 

@@ -111,7 +111,7 @@ bool EventStructure::leq(const UEvent* a, const UEvent* b) const {
 // causally follow r; otherwise r and that write are dependent and unordered: conflict.
 bool EventStructure::memoryConflict(const UEvent* a, const Summary& b, const UEvent*) const {
     for (const SummaryEntry& en : a->summary.entries) {
-        if (en.res.kind != ResKind::Memory || en.reader == model::kNoThread) continue;
+        if (en.res.kind() != ResKind::Memory || en.reader == model::kNoThread) continue;
         const SummaryEntry* wb = b.find(en.res, model::kNoThread);
         if (!wb) continue;
         const UEvent* r = en.ev;
@@ -186,7 +186,7 @@ bool EventStructure::conflictsWith(const UEvent* e, const Frontier& c) const {
         if (en.reader == model::kNoThread) {
             const UEvent* y = c.treeMax(en.res);
             if (y && !ordered(nodeIn(en.ev, en.res), nodeIn(y, en.res), step_)) return true;
-            if (en.res.kind != ResKind::Memory) continue;
+            if (en.res.kind() != ResKind::Memory) continue;
             // C's last reads of the word against e's chain (symmetric to memoryConflict).
             const TreeNode* whi = nodeIn(en.ev, en.res);
             bool bad = false;
@@ -200,7 +200,7 @@ bool EventStructure::conflictsWith(const UEvent* e, const Frontier& c) const {
                 if (!leq(r, next)) bad = true;
             });
             if (bad) return true;
-        } else if (en.res.kind == ResKind::Memory) {
+        } else if (en.res.kind() == ResKind::Memory) {
             // e's last read against C's chain of the word.
             const UEvent* wc = c.treeMax(en.res);
             if (!wc) continue;

@@ -288,13 +288,13 @@ void QporExplorer::blockedPlacements(ThreadId t) {
     UEvent* stopAt = nullptr;
     if (blockedWalks_.size() <= t) blockedWalks_.resize(t + 1);
     BlockedWalk& w = blockedWalks_[t];
-    if (w.valid && w.pt == pt && w.causes == causes && w.mutex == res.addr) {
+    if (w.valid && w.pt == pt && w.causes == causes && w.mutex == res.addr()) {
         if (w.top == top) return;
         const Access* wa = w.top ? w.top->access(res) : nullptr;
         const Access* ta = top ? top->access(res) : nullptr;
         if (wa && ta && isAncestorOrSelf(&wa->node, &ta->node, es_.step())) stopAt = w.top;
     }
-    w = {true, pt, causes, res.addr, top};
+    w = {true, pt, causes, res.addr(), top};
     // The event the acquire would be if the mutex were free now: a description only, never registered.
     UEvent like;
     like.thread = t;
@@ -407,7 +407,7 @@ bool QporExplorer::mutexFreeAfter(const UEvent* n) const {
         }
         const Access* a = nullptr;
         for (const Access& x : n->accesses)
-            if (x.res.kind == ResKind::Mutex) a = &x;
+            if (x.res.kind() == ResKind::Mutex) a = &x;
         n = a ? a->parent : nullptr;
     }
     return true;
@@ -462,12 +462,12 @@ void QporExplorer::earlierPlacements(UEvent* e) {
             continue;
         }
         // cond_wait's mutex access is its release of a mutex it holds: its place is fixed.
-        if (e->label.kind == EventKind::CondWait && res.kind == ResKind::Mutex) {
+        if (e->label.kind == EventKind::CondWait && res.kind() == ResKind::Mutex) {
             perAccess.push_back(std::move(opts));
             continue;
         }
         bool isWrite = a.mode == Mode::Write;
-        bool acquires = res.kind == ResKind::Mutex && e->label.kind == EventKind::Lock;
+        bool acquires = res.kind() == ResKind::Mutex && e->label.kind == EventKind::Lock;
         auto place = [&](UEvent* after, bool same) {
             if (acquires && !mutexFreeAfter(after)) return;
             if (e->label.kind == EventKind::CondSignal && !same) {
@@ -522,7 +522,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
 
 void QporExplorer::readsFromNewWrite(UEvent* w) {
     for (const Access& a : w->accesses) {
-        if (a.mode != Mode::Write || a.res.kind != ResKind::Memory) continue;
+        if (a.mode != Mode::Write || a.res.kind() != ResKind::Memory) continue;
         std::vector<UEvent*> reads = F_.readsOf(a.res); // copy: makeEvent does not touch F, but stay safe
         for (UEvent* r : reads) {
             if (r->thread == w->thread || es_.leq(r, w)) continue;
