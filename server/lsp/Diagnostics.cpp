@@ -255,8 +255,9 @@ Diagnostic boundedDiagnostic(const report::CheckResult& r, uint32_t line1, const
     d.severity = DiagnosticSeverity::Information;
     std::string why;
     for (const report::BoundHit& b : r.bounds) why += (why.empty() ? "" : "; ") + b.what;
-    d.message = "the check is bounded (" + (why.empty() ? std::string("a bound was hit") : why) + "): " +
-                std::to_string(r.stats.executions) + " executions explored, other behaviours were not";
+    d.message = "the exploration was not exhaustive (" + (why.empty() ? std::string("a bound was hit") : why) +
+                "): " + std::to_string(r.stats.executions) + " executions explored" +
+                (r.errors.empty() ? ", no error among them" : "") + "; other behaviours were not checked";
     d.range = doc.lines.statementRange(line1 ? line1 : 1, 0);
     return d;
 }

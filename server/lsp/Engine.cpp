@@ -362,7 +362,7 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
         for (const report::ErrorReport& e : outcome->result->errors) job.found.push_back({job.newId(*d), e});
         std::vector<Diagnostic> extra;
         LineIndex lines(job.text);
-        if (outcome->result->verdict == report::Verdict::Bounded)
+        if (!outcome->result->bounds.empty())
             extra.push_back(boundedDiagnostic(*outcome->result, job.mainLine, {uri, job.path, lines}));
         job.publish(*d, std::move(extra));
         d->shown = d->lastComplete = outcome;
@@ -520,7 +520,7 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
     outcome->variables = sharedVariables(prog, req.options.exec);
     std::vector<Diagnostic> extra;
     LineIndex lines(job.text);
-    if (outcome->result->verdict == report::Verdict::Bounded)
+    if (!outcome->result->bounds.empty())
         extra.push_back(boundedDiagnostic(*outcome->result, job.mainLine, {uri, job.path, lines}));
     job.publish(d, std::move(extra));
     d.shown = outcome;

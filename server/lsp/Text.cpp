@@ -76,11 +76,11 @@ std::string pathToUri(const std::string& path) {
     return out;
 }
 
-size_t offsetOf(const std::string& text, Position p) {
+std::optional<size_t> offsetOf(const std::string& text, Position p) {
     size_t start = 0;
     for (uint32_t l = 0; l < p.line; ++l) {
         size_t nl = text.find('\n', start);
-        if (nl == std::string::npos) return text.size();
+        if (nl == std::string::npos) return std::nullopt; // past the last line
         start = nl + 1;
     }
     size_t end = text.find('\n', start);
@@ -94,9 +94,9 @@ bool applyChange(std::string& text, const TextDocumentContentChangeEvent& change
         return true;
     }
     if (change.range->end < change.range->start) return false;
-    size_t a = offsetOf(text, change.range->start), b = offsetOf(text, change.range->end);
-    if (b < a) return false;
-    text.replace(a, b - a, change.text);
+    auto a = offsetOf(text, change.range->start), b = offsetOf(text, change.range->end);
+    if (!a || !b || *b < *a) return false;
+    text.replace(*a, *b - *a, change.text);
     return true;
 }
 

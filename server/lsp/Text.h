@@ -16,8 +16,9 @@ std::string pathToUri(const std::string& path);
 // Applies one content change (full when it has no range). False when the range lies outside the text.
 bool applyChange(std::string& text, const TextDocumentContentChangeEvent& change);
 
-// Byte offset of an LSP position (clamped to the line's end), and the reverse.
-size_t offsetOf(const std::string& text, Position p);
+// Byte offset of an LSP position (a column past the line's end is clamped to it); nullopt for a line past the
+// end of the text.
+std::optional<size_t> offsetOf(const std::string& text, Position p);
 
 // Line starts of a text, for converting many positions.
 class LineIndex {
