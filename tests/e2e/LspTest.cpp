@@ -469,27 +469,31 @@ TEST(LspSoak, FiveThousandEditsAcrossThreeDocumentsInBoundedMemory) {
     const char* texts[] = {kRace, kRaceFixed, kLostUpdate};
     for (size_t i = 0; i < uris.size(); ++i) client.open(uris[i], texts[i]);
     long peakRss = 0, firstRss = 0;
-    int version = 1;
+    std::vector<int> versions(uris.size(), 1);
     for (int e = 0; e < 5000; ++e) {
         size_t d = size_t(e) % 3;
-        if (d == 0) ++version;
+        int version = ++versions[d];
         // Real changes (a different constant each time: a new fingerprint, cache churn) and comment edits.
         std::string text = std::string(texts[(size_t(e) / 3 + d) % 3]);
         if (e % 2) text += "int soak_" + std::to_string(e % 97) + " = " + std::to_string(e) + ";\n";
         else text += "// comment " + std::to_string(e) + "\n";
         client.changeFull(uris[d], text, version);
+        if (e % 10 == 9) std::this_thread::sleep_for(15ms); // let checks start (and be superseded mid-way)
         if (e % 50 == 49) {
-            std::this_thread::sleep_for(20ms);
             long rss = client.rssKb();
-            if (e == 49) firstRss = rss;
+            if (e == 499) firstRss = rss;
             peakRss = std::max(peakRss, rss);
         }
     }
-    for (const std::string& u : uris) ASSERT_TRUE(client.waitStatus(u, version, "done", 120s)) << u;
+    for (size_t d = 0; d < uris.size(); ++d) ASSERT_TRUE(client.waitStatus(uris[d], versions[d], "done", 120s)) << uris[d];
     long hwm = client.rssKb("VmHWM:");
-    std::printf("soak: RSS after 50 edits %ld kB, peak sampled %ld kB, VmHWM %ld kB, %zu messages\n", firstRss,
-                peakRss, hwm, client.count());
+    size_t done = 0;
+    for (const Received& r : client.all())
+        done += r.message.value("method", "") == "skein/status" && r.message["params"]["state"] == "done";
+    std::printf("soak: RSS after 500 edits %ld kB, peak sampled %ld kB, VmHWM %ld kB, %zu messages, %zu checks done\n",
+                firstRss, peakRss, hwm, client.count(), done);
     EXPECT_LT(hwm, 400 * 1024) << "peak RSS over 400 MB";
+    EXPECT_LT(peakRss - firstRss, 64 * 1024) << "RSS grew by more than 64 MB after the first 500 edits";
     int code = -1;
     ASSERT_TRUE(client.shutdownAndExit(&code));
     EXPECT_EQ(code, 0);
