@@ -95,6 +95,10 @@ struct Engine::Job {
             if (!seen) add(id, e, true);
         }
         for (Diagnostic& x : extra) p.diagnostics.push_back(std::move(x));
+        // The observer and the final result often carry the same set: publish a change only.
+        json wire = toJSON(p);
+        if (d.lastPublished == wire) return;
+        d.lastPublished = wire;
         engine.client_.publishDiagnostics(p);
     }
 

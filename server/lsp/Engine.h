@@ -90,6 +90,7 @@ private:
         std::shared_ptr<const Outcome> shown;        // whose diagnostics are published
         std::shared_ptr<const Outcome> lastComplete; // for replay and same-fingerprint reuse
         std::map<std::string, report::ErrorReport> counterexamples; // id → the published errors
+        json lastPublished;                                         // to skip republishing an identical set
         uint64_t nextId = 0;
     };
     struct Job; // one run of the pipeline (Engine.cpp)

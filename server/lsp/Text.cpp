@@ -130,7 +130,13 @@ Range LineIndex::statementRange(uint32_t line1, uint32_t column1) const {
     Position start = position(line1, column1);
     std::string_view t = lineText(start.line);
     size_t last = t.find_last_not_of(" \t");
-    uint32_t endUnits = unitsOfBytes(t, last == std::string_view::npos ? t.size() : last + 1);
+    size_t endByte = last == std::string_view::npos ? t.size() : last + 1;
+    // Up to the end of the statement when it ends on this line (`x = 1; return 0;` underlines `x = 1;`).
+    if (column1 > 0) {
+        size_t semi = t.find(';', column1 - 1);
+        if (semi != std::string_view::npos) endByte = std::min(endByte, semi + 1);
+    }
+    uint32_t endUnits = unitsOfBytes(t, endByte);
     Position end{start.line, std::max(endUnits, start.character)};
     if (end.character == start.character) end.character = start.character + 1;
     return {start, end};

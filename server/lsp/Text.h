@@ -27,7 +27,8 @@ public:
     uint32_t lines() const { return uint32_t(starts_.size()); }
     // Skein's 1-based line and byte column (0 = unknown) → LSP position.
     Position position(uint32_t line1, uint32_t column1) const;
-    // A range from the location to the end of its line's content (what an editor underlines).
+    // A range from the location to the end of its statement on that line, or of the line's content (what an
+    // editor underlines).
     Range statementRange(uint32_t line1, uint32_t column1) const;
     // The 1-based line/byte column of an LSP position.
     std::pair<uint32_t, uint32_t> skeinPosition(Position p) const;
