@@ -108,7 +108,8 @@ void Server::handleRequest(const json& id, const std::string& method, const json
         if (const json* init = member(params, "initializationOptions")) {
             const json* skein = member(*init, "skein");
             if (!lsp::applySettings(skein ? *skein : *init, settings, error))
-                return fail({ErrorCode::InvalidParams, "initializationOptions: " + error});
+                transport_.notify("window/showMessage",
+                                  {{"type", 1}, {"message", "skein: initializationOptions: " + error + " (ignored)"}});
         }
         progressSupported_ = truthy(member(params, "capabilities", "window", "workDoneProgress"));
         configurationSupported_ = truthy(member(params, "capabilities", "workspace", "configuration"));
