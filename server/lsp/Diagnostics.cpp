@@ -69,6 +69,16 @@ AssertionStory assertionStory(const report::ErrorReport& e) {
     return s;
 }
 
+// The free() step of the object a memory error names (`...` in its message), or -1.
+int freeStep(const report::ErrorReport& e) {
+    auto open = e.message.find('`'), close = e.message.rfind('`');
+    if (open == std::string::npos || close <= open) return -1;
+    std::string object = e.message.substr(open + 1, close - open - 1);
+    for (size_t i = e.trace.size(); i-- > 0;)
+        if (e.trace[i].operation == "free" && e.trace[i].variable == object) return int(i);
+    return -1;
+}
+
 std::string valueText(const TraceStep& s) { return s.value ? " = " + std::to_string(*s.value) : ""; }
 
 std::string assertionHead(const report::ErrorReport& e) {
@@ -147,6 +157,13 @@ std::string explainError(const report::ErrorReport& e) {
         return head + " when " + threadName(e.thread) + " reads `" + r.variable + "`" + valueText(r) + " at " +
                lineOf(r);
     }
+    case ErrorKind::Memory: {
+        // "use after free (`heap@29#1`)": say who freed it, and where.
+        std::string m = e.message + " in " + threadName(e.thread);
+        if (int f = freeStep(e); f >= 0)
+            m += ", after " + threadName(e.trace[size_t(f)].thread) + " freed it at " + lineOf(e.trace[size_t(f)]);
+        return m;
+    }
     case ErrorKind::DataRace:
     case ErrorKind::Deadlock:
     default: {
@@ -219,6 +236,9 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
         if (s.laterWrite >= 0) related(tr[size_t(s.laterWrite)].location, "the write that comes too late");
         break;
     }
+    case ErrorKind::Memory:
+        if (int f = freeStep(e); f >= 0) related(e.trace[size_t(f)].location, "freed here");
+        break;
     default: break;
     }
     json data = {{"counterexample", id},

@@ -90,6 +90,9 @@ public:
         sendRaw(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}.dump());
         return id;
     }
+    void respond(const json& id, json result) {
+        sendRaw(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}.dump());
+    }
     void notify(const std::string& method, json params) {
         sendRaw(json{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}}.dump());
     }
@@ -125,9 +128,10 @@ public:
         return messages_.size();
     }
 
-    void initialize(json initOptions = json::object(), bool progress = false) {
+    void initialize(json initOptions = json::object(), bool progress = false, bool configuration = false) {
         int id = request("initialize", {{"processId", getpid()},
-                                        {"capabilities", {{"window", {{"workDoneProgress", progress}}}}},
+                                        {"capabilities", {{"window", {{"workDoneProgress", progress}}},
+                                                          {"workspace", {{"configuration", configuration}}}}},
                                         {"initializationOptions", initOptions}});
         response(id);
         notify("initialized", json::object());

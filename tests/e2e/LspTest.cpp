@@ -459,6 +459,95 @@ TEST_F(Lsp, SettingsFilterErrorKindsAndUndoIsAnsweredFromTheCache) {
     EXPECT_TRUE(undo->message["params"]["reused"]);
 }
 
+TEST_F(Lsp, UndefinedBehaviourIsReportedAtItsLine) {
+    client.initialize();
+    std::string uri = uriOf("uaf.c");
+    client.open(uri, readFile(std::string(SKEIN_SOURCE_DIR) + "/examples/use_after_free.c"));
+    ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
+    auto mem = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "memory");
+    ASSERT_EQ(mem.size(), 1u);
+    EXPECT_EQ(mem[0]["range"]["start"]["line"], 22); // `buf[0] = 42;` (examples/use_after_free.c:23)
+    EXPECT_NE(mem[0]["message"].get<std::string>().find("after the main thread freed it at line 35"), std::string::npos)
+        << mem[0]["message"];
+    EXPECT_EQ(mem[0]["relatedInformation"][0]["location"]["range"]["start"]["line"], 34);
+}
+
+TEST_F(Lsp, ConfigurationIsPulledWhenTheClientSupportsIt) {
+    client.initialize(json::object(), false, /*configuration=*/true);
+    auto ask = client.waitFor([](const json& m) { return m.value("method", "") == "workspace/configuration"; }, 5s);
+    ASSERT_TRUE(ask);
+    EXPECT_EQ(ask->message["params"]["items"][0]["section"], "skein");
+    client.respond(ask->message["id"], json::array({{{"reportKinds", {"assertion"}}, {"algorithm", "dfs"}}}));
+    std::string uri = uriOf("race.c");
+    std::this_thread::sleep_for(100ms); // the response is handled on the message loop, before didOpen
+    client.open(uri, kRace);
+    auto done = client.waitStatus(uri, 1, "done");
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->message["params"]["algorithm"], "dfs");
+    EXPECT_EQ(done->message["params"]["errors"], 0); // the race is filtered out by reportKinds
+    EXPECT_TRUE(diagnosticsOf(*client.lastDiagnostics(uri)).empty());
+    // didChangeConfiguration makes the server ask again.
+    size_t from = client.count();
+    client.notify("workspace/didChangeConfiguration", {{"settings", nullptr}});
+    auto again = client.waitFor([](const json& m) { return m.value("method", "") == "workspace/configuration"; }, 5s,
+                                &from);
+    ASSERT_TRUE(again);
+    client.respond(again->message["id"], json::array({json::object()}));
+}
+
+TEST_F(Lsp, SaveWithNewTextRechecksAndCloseClearsDiagnostics) {
+    client.initialize();
+    std::string uri = uriOf("race.c");
+    client.open(uri, kRace);
+    ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
+    client.notify("textDocument/didSave", {{"textDocument", {{"uri", uri}}}, {"text", kRaceFixed}});
+    auto done = client.waitFor(
+        [&](const json& m) {
+            return m.value("method", "") == "skein/status" && m["params"]["state"] == "done" &&
+                   m["params"]["verdict"] == "safe";
+        },
+        30s);
+    ASSERT_TRUE(done);
+    client.notify("textDocument/didClose", {{"textDocument", {{"uri", uri}}}});
+    ASSERT_TRUE(client.waitFor(
+        [&](const json& m) {
+            return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri &&
+                   m["params"]["diagnostics"].empty() && !m["params"].contains("version");
+        },
+        5s));
+    auto gone = client.response(client.request("skein/statistics", {{"textDocument", {{"uri", uri}}}}));
+    ASSERT_TRUE(gone);
+    EXPECT_EQ((*gone)["error"]["code"], -32602);
+}
+
+TEST_F(Lsp, ExecutionBudgetGivesABoundedPartialResult) {
+    client.initialize(json{{"algorithm", "dfs"}, {"maxExecutions", 50}}, /*progress=*/true);
+    std::string uri = uriOf("long.c");
+    client.open(uri, kLong);
+    auto done = client.waitStatus(uri, 1, "done");
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->message["params"]["verdict"], "bounded");
+    EXPECT_NE(done->message["params"]["message"].get<std::string>().find("execution budget"), std::string::npos);
+    auto bounded = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "bounded");
+    ASSERT_EQ(bounded.size(), 1u);
+    EXPECT_EQ(bounded[0]["severity"], 3);
+    auto lens = client.response(client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}}));
+    EXPECT_NE((*lens)["result"][0]["command"]["title"].get<std::string>().find("(bounded)"), std::string::npos);
+}
+
+TEST_F(Lsp, SeveralDocumentsAreCheckedIndependently) {
+    client.initialize(json{{"maxConcurrentExplorations", 2}});
+    client.open(uriOf("a.c"), kRace);
+    client.open(uriOf("b.c"), kRaceFixed);
+    client.open(uriOf("c.c"), kLostUpdate);
+    ASSERT_TRUE(client.waitStatus(uriOf("a.c"), 1, "done"));
+    ASSERT_TRUE(client.waitStatus(uriOf("b.c"), 1, "done"));
+    ASSERT_TRUE(client.waitStatus(uriOf("c.c"), 1, "done"));
+    EXPECT_EQ(withCode(diagnosticsOf(*client.lastDiagnostics(uriOf("a.c"))), "data_race").size(), 1u);
+    EXPECT_TRUE(diagnosticsOf(*client.lastDiagnostics(uriOf("b.c"))).empty());
+    EXPECT_EQ(withCode(diagnosticsOf(*client.lastDiagnostics(uriOf("c.c"))), "assertion").size(), 1u);
+}
+
 // Soak: 5,000 edits across 3 documents; the server's memory stays under a bound. Not in the default run:
 // SKEIN_LSP_SOAK=1 ctest --test-dir build -R LspSoak
 TEST(LspSoak, FiveThousandEditsAcrossThreeDocumentsInBoundedMemory) {
