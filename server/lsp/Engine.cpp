@@ -168,7 +168,8 @@ void Engine::setStatus(Document& d, StatusParams s) {
 }
 
 void Engine::scheduleCheck(Document& d, std::chrono::milliseconds delay) {
-    ++d.generation;
+    // Engine-wide, so that a job of a closed document can never take a reopened one's generation for its own.
+    d.generation = ++lastGeneration_;
     d.userCancelled = false;
     StatusParams s;
     s.uri = d.uri;

@@ -83,7 +83,7 @@ private:
     struct Document {
         std::string uri, path, text;
         int64_t version = 0;
-        uint64_t generation = 0; // bumped by every change to what must be checked; a job of an older one is stale
+        uint64_t generation = 0; // new (engine-wide) with every change to what must be checked; older jobs are stale
         bool userCancelled = false;
         std::optional<std::string> algorithm, alt; // skein.setAlgorithm overrides
         StatusParams status;
@@ -112,6 +112,7 @@ private:
     mutable std::mutex mutex_;
     Settings settings_;
     std::map<std::string, Document> docs_;
+    uint64_t lastGeneration_ = 0;
     std::list<std::shared_ptr<const Outcome>> cache_; // most recently used first
     Scheduler scheduler_; // last: destroyed (joined) first, while the state its tasks use is alive
 };

@@ -548,6 +548,23 @@ TEST_F(Lsp, SeveralDocumentsAreCheckedIndependently) {
     EXPECT_EQ(withCode(diagnosticsOf(*client.lastDiagnostics(uriOf("c.c"))), "assertion").size(), 1u);
 }
 
+TEST_F(Lsp, ReopeningADocumentWhileItsOldCheckRunsNeverShowsTheOldResult) {
+    client.initialize(json{{"algorithm", "dfs"}, {"timeLimitSeconds", 0}});
+    std::string uri = uriOf("reopen.c");
+    client.open(uri, kLong);
+    ASSERT_TRUE(client.waitStatus(uri, 1, "exploring", 30s));
+    client.notify("textDocument/didClose", {{"textDocument", {{"uri", uri}}}});
+    size_t from = client.count();
+    client.open(uri, kRace); // the same uri and version number, another text
+    auto done = client.waitStatus(uri, 1, "done", 30s, &from);
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->message["params"]["verdict"], "error");
+    std::this_thread::sleep_for(100ms);
+    auto pub = client.lastDiagnostics(uri);
+    EXPECT_EQ(withCode(diagnosticsOf(*pub), "data_race").size(), 1u);
+    EXPECT_TRUE(withCode(diagnosticsOf(*pub), "bounded").empty()) << pub->dump(1);
+}
+
 // Soak: 5,000 edits across 3 documents; the server's memory stays under a bound. Not in the default run:
 // SKEIN_LSP_SOAK=1 ctest --test-dir build -R LspSoak
 TEST(LspSoak, FiveThousandEditsAcrossThreeDocumentsInBoundedMemory) {
