@@ -120,10 +120,12 @@ std::expected<std::optional<Hover>, ResponseError> Engine::hover(const std::stri
                     break;
                 }
         }
-    if (races.empty())
-        md += d.shown->result && d.shown->result->verdict != report::Verdict::Bounded && d.shown->complete
+    if (races.empty() && !settingsFor(d).detectRaces)
+        md += "Race detection is off (setting `detectRaces`).";
+    else if (races.empty())
+        md += d.shown->result && d.shown->result->bounds.empty() && d.shown->complete
                   ? "No data race on it in any explored execution."
-                  : "No data race on it found (the check was not exhaustive).";
+                  : "No data race on it found (the exploration was not exhaustive).";
     else
         for (const std::string& r : races) md += "**Race:** " + r + "\n\n";
     Hover h;
