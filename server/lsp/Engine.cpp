@@ -5,7 +5,6 @@
 #include "core/program/Fingerprint.h"
 #include "server/lsp/Diagnostics.h"
 #include "server/lsp/Text.h"
-#include "server/protocol/ResultJson.h"
 
 namespace skein::lsp {
 namespace {
@@ -545,7 +544,7 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
     }
 }
 
-std::expected<json, ResponseError> Engine::counterexample(const std::string& uri, const std::string& id) const {
+std::expected<CounterexampleResult, ResponseError> Engine::counterexample(const std::string& uri, const std::string& id) const {
     std::lock_guard lock(mutex_);
     auto d = find(uri);
     if (!d) return std::unexpected(d.error());
@@ -553,7 +552,7 @@ std::expected<json, ResponseError> Engine::counterexample(const std::string& uri
     if (it == (*d)->counterexamples.end())
         return std::unexpected(ResponseError{ErrorCode::InvalidParams, "unknown counterexample `" + id + "`"});
     int64_t version = (*d)->status.version;
-    return json{{"uri", uri}, {"id", id}, {"version", version}, {"error", protocol::toJSON(it->second)}};
+    return CounterexampleResult{uri, version, id, it->second};
 }
 
 std::expected<StatusParams, ResponseError> Engine::statistics(const std::string& uri) const {

@@ -61,7 +61,7 @@ public:
                                                     const std::optional<std::string>& alt);
 
     // Requests.
-    std::expected<json, ResponseError> counterexample(const std::string& uri, const std::string& id) const;
+    std::expected<CounterexampleResult, ResponseError> counterexample(const std::string& uri, const std::string& id) const;
     std::expected<StatusParams, ResponseError> statistics(const std::string& uri) const;
     std::expected<std::vector<CodeLens>, ResponseError> codeLenses(const std::string& uri) const;
     std::expected<std::optional<Hover>, ResponseError> hover(const std::string& uri, Position pos) const;

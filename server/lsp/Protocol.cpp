@@ -76,6 +76,29 @@ bool fromJSON(const json& j, TextDocumentPositionParams& out) {
     return get(j, "textDocument", out.textDocument) && get(j, "position", out.position);
 }
 
+bool fromJSON(const json& j, InitializeParams& out) {
+    if (!j.is_object()) return false;
+    auto flag = [&](const char* a, const char* b) {
+        auto caps = j.find("capabilities");
+        if (caps == j.end() || !caps->is_object() || !caps->contains(a) || !(*caps)[a].is_object()) return false;
+        const json& sub = (*caps)[a];
+        return sub.contains(b) && sub[b].is_boolean() && sub[b].get<bool>();
+    };
+    out.workDoneProgress = flag("window", "workDoneProgress");
+    out.configuration = flag("workspace", "configuration");
+    if (auto it = j.find("initializationOptions"); it != j.end() && !it->is_null())
+        out.initializationOptions = it->contains("skein") ? (*it)["skein"] : *it;
+    return true;
+}
+
+json initializeResult() {
+    return {{"capabilities", serverCapabilities()}, {"serverInfo", {{"name", "skein"}, {"version", "0.1.0"}}}};
+}
+
+json toJSON(const ShowMessageParams& p) { return {{"type", int(p.type)}, {"message", p.message}}; }
+json toJSON(const ConfigurationParams& p) { return {{"items", json::array({{{"section", p.section}}})}}; }
+json toJSON(const WorkDoneProgressCreateParams& p) { return {{"token", p.token}}; }
+
 json toJSON(const Settings& s) {
     return {{"algorithm", s.algorithm},
             {"alt", s.alt},
@@ -184,6 +207,8 @@ json toJSON(const WorkDoneProgress& p) {
     return j;
 }
 
+json toJSON(const ProgressParams& p) { return {{"token", p.token}, {"value", toJSON(p.value)}}; }
+
 std::string_view documentStateName(DocumentState s) {
     switch (s) {
     case DocumentState::Queued: return "queued";
@@ -215,6 +240,19 @@ json toJSON(const StatusParams& p) {
 bool fromJSON(const json& j, CounterexampleParams& out) {
     return get(j, "textDocument", out.textDocument) && get(j, "id", out.id);
 }
+json toJSON(const CounterexampleResult& r) {
+    return {{"uri", r.uri}, {"version", r.version}, {"id", r.id}, {"error", protocol::toJSON(r.error)}};
+}
+
+bool fromJSON(const json& j, CodeLensParams& out) { return get(j, "textDocument", out.textDocument); }
+
+bool fromJSON(const json& j, DidChangeConfigurationParams& out) {
+    if (!j.is_object()) return false;
+    if (auto it = j.find("settings"); it != j.end() && !it->is_null())
+        out.settings = it->is_object() && it->contains("skein") ? (*it)["skein"] : *it;
+    return true;
+}
+
 bool fromJSON(const json& j, StatisticsParams& out) { return get(j, "textDocument", out.textDocument); }
 
 bool fromJSON(const json& j, ExecuteCommandParams& out) {

@@ -111,6 +111,38 @@ struct TextDocumentPositionParams {
 };
 bool fromJSON(const json& j, TextDocumentPositionParams& out);
 
+// ---- lifecycle and window messages ----------------------------------------------------------------------------
+
+// What the server reads of `initialize`'s params.
+struct InitializeParams {
+    bool workDoneProgress = false;   // capabilities.window.workDoneProgress
+    bool configuration = false;      // capabilities.workspace.configuration
+    std::optional<json> initializationOptions; // a settings object, or {"skein": settings}
+};
+bool fromJSON(const json& j, InitializeParams& out);
+// The `initialize` result: serverCapabilities() and serverInfo.
+json initializeResult();
+
+// window/showMessage and window/logMessage.
+enum class MessageType { Error = 1, Warning = 2, Info = 3, Log = 4 };
+struct ShowMessageParams {
+    MessageType type = MessageType::Error;
+    std::string message;
+};
+json toJSON(const ShowMessageParams& p);
+
+// workspace/configuration (server → client) for the section "skein".
+struct ConfigurationParams {
+    std::string section = "skein";
+};
+json toJSON(const ConfigurationParams& p);
+
+// window/workDoneProgress/create (server → client).
+struct WorkDoneProgressCreateParams {
+    std::string token;
+};
+json toJSON(const WorkDoneProgressCreateParams& p);
+
 // ---- settings (workspace/didChangeConfiguration, workspace/configuration section "skein", initializationOptions)
 
 // EXTENSION (the settings object). Every field has its default here; a settings object may give any subset.
@@ -176,6 +208,11 @@ struct WorkDoneProgress {
     bool cancellable = false; // begin only
 };
 json toJSON(const WorkDoneProgress& p);
+struct ProgressParams {
+    std::string token;
+    WorkDoneProgress value;
+};
+json toJSON(const ProgressParams& p);
 
 // ---- EXTENSION: skein/status (notification, server → client) ---------------------------------------------------
 
@@ -206,7 +243,25 @@ struct CounterexampleParams {
     std::string id; // Diagnostic.data.counterexample
 };
 bool fromJSON(const json& j, CounterexampleParams& out);
-// Result: {"uri", "version", "id", "error": <the --json error object: trace, graph, schedule, ...>}.
+struct CounterexampleResult {
+    std::string uri;
+    int64_t version = 0;
+    std::string id;
+    report::ErrorReport error; // on the wire: the --json error object (trace, graph, schedule, ...)
+};
+json toJSON(const CounterexampleResult& r);
+
+struct CodeLensParams {
+    TextDocumentIdentifier textDocument;
+};
+bool fromJSON(const json& j, CodeLensParams& out);
+
+// workspace/didChangeConfiguration: the new settings ({"skein": {...}} or the object itself), or none when the
+// client wants them pulled with workspace/configuration.
+struct DidChangeConfigurationParams {
+    std::optional<json> settings;
+};
+bool fromJSON(const json& j, DidChangeConfigurationParams& out);
 
 // ---- EXTENSION: skein/statistics (request) ---------------------------------------------------------------------
 

@@ -7,18 +7,6 @@
 namespace skein::lsp {
 namespace {
 
-const json* member(const json& j, const char* a, const char* b = nullptr, const char* c = nullptr) {
-    const json* cur = &j;
-    for (const char* k : {a, b, c}) {
-        if (!k) break;
-        if (!cur->is_object() || !cur->contains(k)) return nullptr;
-        cur = &(*cur)[k];
-    }
-    return cur;
-}
-
-bool truthy(const json* j) { return j && j->is_boolean() && j->get<bool>(); }
-
 ResponseError invalidParams(const std::string& method) {
     return {ErrorCode::InvalidParams, "invalid parameters for " + method};
 }
@@ -89,34 +77,34 @@ void Server::applySettings(const json& settings, const char* from) {
     std::string error;
     if (!lsp::applySettings(settings, s, error)) {
         transport_.notify("window/showMessage",
-                          {{"type", 1}, {"message", std::string("skein: ") + from + ": " + error + " (ignored)"}});
+                          toJSON(ShowMessageParams{MessageType::Error,
+                                                   std::string("skein: ") + from + ": " + error + " (ignored)"}));
         return;
     }
     engine_->setSettings(std::move(s));
 }
 
 void Server::requestConfiguration() {
-    configurationRequestId_ = transport_.request("workspace/configuration", {{"items", {{{"section", "skein"}}}}});
+    configurationRequestId_ = transport_.request("workspace/configuration", toJSON(ConfigurationParams{}));
 }
 
 void Server::handleRequest(const json& id, const std::string& method, const json& params) {
     auto fail = [&](const ResponseError& e) { transport_.replyError(id, e.code, e.message); };
     if (method == "initialize") {
         if (initialized_) return fail({ErrorCode::InvalidRequest, "initialize was already received"});
+        InitializeParams p;
+        if (!fromJSON(params, p)) return fail(invalidParams(method));
         Settings settings;
         std::string error;
-        if (const json* init = member(params, "initializationOptions")) {
-            const json* skein = member(*init, "skein");
-            if (!lsp::applySettings(skein ? *skein : *init, settings, error))
-                transport_.notify("window/showMessage",
-                                  {{"type", 1}, {"message", "skein: initializationOptions: " + error + " (ignored)"}});
-        }
-        progressSupported_ = truthy(member(params, "capabilities", "window", "workDoneProgress"));
-        configurationSupported_ = truthy(member(params, "capabilities", "workspace", "configuration"));
+        if (p.initializationOptions && !lsp::applySettings(*p.initializationOptions, settings, error))
+            transport_.notify("window/showMessage",
+                              toJSON(ShowMessageParams{MessageType::Error,
+                                                       "skein: initializationOptions: " + error + " (ignored)"}));
+        progressSupported_ = p.workDoneProgress;
+        configurationSupported_ = p.configuration;
         engine_ = std::make_unique<Engine>(*this, settings, Engine::Options{opts_.poolSize, 32});
         initialized_ = true;
-        transport_.reply(id, {{"capabilities", serverCapabilities()},
-                              {"serverInfo", {{"name", "skein"}, {"version", "0.1.0"}}}});
+        transport_.reply(id, initializeResult());
         return;
     }
     if (!initialized_) return fail({ErrorCode::ServerNotInitialized, "the server is not initialized"});
@@ -128,10 +116,9 @@ void Server::handleRequest(const json& id, const std::string& method, const json
         return;
     }
     if (method == "textDocument/codeLens") {
-        TextDocumentIdentifier doc;
-        if (!fromJSON(member(params, "textDocument") ? params["textDocument"] : json(), doc))
-            return fail(invalidParams(method));
-        auto r = engine_->codeLenses(doc.uri);
+        CodeLensParams p;
+        if (!fromJSON(params, p)) return fail(invalidParams(method));
+        auto r = engine_->codeLenses(p.textDocument.uri);
         if (!r) return fail(r.error());
         json out = json::array();
         for (const CodeLens& c : *r) out.push_back(toJSON(c));
@@ -149,7 +136,7 @@ void Server::handleRequest(const json& id, const std::string& method, const json
         if (!fromJSON(params, p)) return fail(invalidParams(method));
         auto r = engine_->counterexample(p.textDocument.uri, p.id);
         if (!r) return fail(r.error());
-        return transport_.reply(id, std::move(*r));
+        return transport_.reply(id, toJSON(*r));
     }
     if (method == "skein/statistics") {
         StatisticsParams p;
@@ -180,7 +167,7 @@ void Server::handleRequest(const json& id, const std::string& method, const json
             if (!cex) return fail({ErrorCode::InvalidParams, p.command + ": [uri, counterexample id]"});
             auto r = engine_->counterexample(*uri, *cex);
             if (!r) return fail(r.error());
-            return transport_.reply(id, std::move(*r));
+            return transport_.reply(id, toJSON(*r));
         } else {
             return fail({ErrorCode::InvalidParams, "unknown command `" + p.command + "`"});
         }
@@ -192,7 +179,7 @@ void Server::handleRequest(const json& id, const std::string& method, const json
 
 void Server::handleNotification(const std::string& method, const json& params) {
     auto bad = [&](const std::string& why) {
-        transport_.notify("window/logMessage", {{"type", 1}, {"message", "skein: " + method + ": " + why}});
+        transport_.notify("window/logMessage", toJSON(ShowMessageParams{MessageType::Error, "skein: " + method + ": " + why}));
     };
     if (method == "initialized") {
         if (configurationSupported_) requestConfiguration();
@@ -218,10 +205,9 @@ void Server::handleNotification(const std::string& method, const json& params) {
         if (auto r = engine_->close(p.textDocument.uri); !r) bad(r.error().message);
     } else if (method == "workspace/didChangeConfiguration") {
         // Push (settings in the notification) or pull (the client wants us to ask): support both.
-        if (const json* s = member(params, "settings"); s && !s->is_null()) {
-            const json* skein = member(*s, "skein");
-            if (skein || !configurationSupported_) applySettings(skein ? *skein : *s, method.c_str());
-        }
+        DidChangeConfigurationParams p;
+        if (!fromJSON(params, p)) return bad("invalid parameters");
+        if (p.settings) applySettings(*p.settings, method.c_str());
         if (configurationSupported_) requestConfiguration();
     } else if (method == "$/cancelRequest") {
         // Every request is answered at once on the message loop, so there is never one to cancel; a check is
@@ -240,11 +226,11 @@ void Server::publishDiagnostics(const PublishDiagnosticsParams& p) {
 void Server::status(const StatusParams& p) { transport_.notify("skein/status", toJSON(p)); }
 
 void Server::createProgress(const std::string& token) {
-    transport_.request("window/workDoneProgress/create", {{"token", token}});
+    transport_.request("window/workDoneProgress/create", toJSON(WorkDoneProgressCreateParams{token}));
 }
 
 void Server::progress(const std::string& token, const WorkDoneProgress& p) {
-    transport_.notify("$/progress", {{"token", token}, {"value", toJSON(p)}});
+    transport_.notify("$/progress", toJSON(ProgressParams{token, p}));
 }
 
 int runLspServer(int argc, char** argv) {
