@@ -78,7 +78,8 @@ ReplayResult replay(const program::Program& program, const std::vector<report::D
     // Complete the execution deterministically; the step bounds of ExecOptions keep it finite.
     while (ex.status() == exec::ExecStatus::Running) {
         uint32_t next = model::kNoThread;
-        if (ex.exclusiveThread() != model::kNoThread && enabledOf(ex.exclusiveThread())) next = ex.exclusiveThread();
+        if (ex.exclusiveThread() != model::kNoThread && enabledOf(ex.exclusiveThread()))
+            next = ex.exclusiveThread();
         for (uint32_t t = 0; next == model::kNoThread && t < ex.numThreads(); ++t)
             if (ex.enabled(t)) next = t;
         if (next == model::kNoThread) break;

@@ -1,11 +1,12 @@
-// Latency benchmark of `skein lsp` over pipes (bench/lsp/README.md). Drives the real binary with the tests' fake
-// client and prints, per program, the median and worst of N runs of:
-//   still-fails   didChange (a real edit that keeps the bug) → first publishDiagnostics of that version, minus debounce
-//   replay        the server's own measurement of replaying the previous counterexamples (status message)
-//   full          the same didChange → status "done" (the whole exploration), minus debounce
+// Latency benchmark of `skein lsp` over pipes (bench/lsp/README.md). Drives the real binary with the tests'
+// fake client and prints, per program, the median and worst of N runs of:
+//   still-fails   didChange (a real edit that keeps the bug) → first publishDiagnostics of that version,
+//   minus debounce replay        the server's own measurement of replaying the previous counterexamples
+//   (status message) full          the same didChange → status "done" (the whole exploration), minus debounce
 //   comment       didChange (comment-only edit) → republished diagnostics of that version, minus debounce
 //   cancel        skein.cancel during a long dfs exploration → status "cancelled"
-//   supersede     didChange during a long dfs exploration → status "cancelled" (superseded) of the old version
+//   supersede     didChange during a long dfs exploration → status "cancelled" (superseded) of the old
+//   version
 // usage: lsp_bench SKEIN_BINARY SOURCE_DIR [runs]
 #include <algorithm>
 #include <cstdio>
@@ -28,7 +29,9 @@ std::string readFile(const std::string& path) {
     return s.str();
 }
 
-double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+double ms(Clock::duration d) {
+    return std::chrono::duration<double, std::milli>(d).count();
+}
 
 struct Series {
     std::vector<double> v;
@@ -71,8 +74,8 @@ int main(int argc, char** argv) {
     }
     std::string binary = argv[1], root = argv[2];
     int runs = argc > 3 ? std::atoi(argv[3]) : 10;
-    std::printf("%-30s %-16s %-12s %-18s %-16s  (median / worst of %d, ms; debounce %d ms excluded)\n", "program",
-                "still-fails", "replay", "full exploration", "comment", runs, kDebounceMs);
+    std::printf("%-30s %-16s %-12s %-18s %-16s  (median / worst of %d, ms; debounce %d ms excluded)\n",
+                "program", "still-fails", "replay", "full exploration", "comment", runs, kDebounceMs);
     struct Row {
         const char* file;
         const char* label;
@@ -125,9 +128,11 @@ int main(int argc, char** argv) {
             if (rep) {
                 std::smatch sm;
                 std::string msg = rep->message["params"]["message"];
-                if (std::regex_search(msg, sm, std::regex(R"(replayed in ([0-9.]+) ms)"))) replay.add(std::stod(sm[1]));
+                if (std::regex_search(msg, sm, std::regex(R"(replayed in ([0-9.]+) ms)")))
+                    replay.add(std::stod(sm[1]));
             }
-            if (auto done = client.waitStatus(uri, version, "done", 120s)) full.add(ms(done->at - sent) - kDebounceMs);
+            if (auto done = client.waitStatus(uri, version, "done", 120s))
+                full.add(ms(done->at - sent) - kDebounceMs);
             // A comment-only edit.
             ++version;
             current = "// edit " + std::to_string(r) + "\n" + current;
@@ -138,8 +143,8 @@ int main(int argc, char** argv) {
             if (pub) comment.add(ms(pub->at - sent) - kDebounceMs);
             client.waitStatus(uri, version, "done", 120s);
         }
-        std::printf("%-30s %-16s %-12s %-18s %-16s\n", name.c_str(), still.str().c_str(), replay.str().c_str(),
-                    full.str().c_str(), comment.str().c_str());
+        std::printf("%-30s %-16s %-12s %-18s %-16s\n", name.c_str(), still.str().c_str(),
+                    replay.str().c_str(), full.str().c_str(), comment.str().c_str());
         client.shutdownAndExit();
     }
 
@@ -165,7 +170,8 @@ int main(int argc, char** argv) {
         if (auto c = client.waitStatus(uri, 1, "cancelled", 10s, &from)) supersede.add(ms(c->at - sent));
         client.shutdownAndExit();
     }
-    std::printf("\ncancel → cancelled status: %s ms; didChange → old exploration cancelled: %s ms (median / worst)\n",
-                cancel.str().c_str(), supersede.str().c_str());
+    std::printf(
+        "\ncancel → cancelled status: %s ms; didChange → old exploration cancelled: %s ms (median / worst)\n",
+        cancel.str().c_str(), supersede.str().c_str());
     return 0;
 }

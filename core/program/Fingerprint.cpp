@@ -29,10 +29,14 @@ template <class F> void forEachUse(const Function& f, const Instr& in, F&& use) 
     };
     switch (in.op) {
     case Op::Select:
-    case Op::CmpXchg: use(in.a), use(in.b), use(in.c); break;
+    case Op::CmpXchg:
+        use(in.a), use(in.b), use(in.c);
+        break;
     case Op::Store:
     case Op::AtomicRmw:
-    case Op::Gep1: use(in.a), use(in.b); break;
+    case Op::Gep1:
+        use(in.a), use(in.b);
+        break;
     case Op::Gep:
         use(in.a);
         for (uint32_t k = 0; k < in.c && in.b + k < f.gepPool.size(); ++k) use(f.gepPool[in.b + k].reg);
@@ -40,18 +44,29 @@ template <class F> void forEachUse(const Function& f, const Instr& in, F&& use) 
     case Op::Load:
     case Op::CondBr:
     case Op::Switch:
-    case Op::Ret: use(in.a); break;
-    case Op::Alloca: use(in.b); break;
+    case Op::Ret:
+        use(in.a);
+        break;
+    case Op::Alloca:
+        use(in.b);
+        break;
     case Op::Call:
-    case Op::CallBuiltin: pool(in.b, in.c); break;
-    case Op::CallIndirect: use(in.a), pool(in.b, in.c); break;
+    case Op::CallBuiltin:
+        pool(in.b, in.c);
+        break;
+    case Op::CallIndirect:
+        use(in.a), pool(in.b, in.c);
+        break;
     case Op::Br:
     case Op::Fence:
     case Op::LoopBack:
     case Op::LoopEnter:
     case Op::Unreachable:
-    case Op::Unsupported: break;
-    default: use(in.a), use(in.b); break; // arithmetic, comparisons, casts, Move: a (and b) are registers
+    case Op::Unsupported:
+        break;
+    default:
+        use(in.a), use(in.b);
+        break; // arithmetic, comparisons, casts, Move: a (and b) are registers
     }
 }
 

@@ -9,14 +9,22 @@ namespace {
 using report::ErrorKind;
 using report::TraceStep;
 
-bool isRead(const TraceStep& s) { return (s.operation == "read" || s.operation == "rmw") && !s.variable.empty(); }
+bool isRead(const TraceStep& s) {
+    return (s.operation == "read" || s.operation == "rmw") && !s.variable.empty();
+}
 bool isWrite(const TraceStep& s) {
     return (s.operation == "write" || s.operation == "rmw" || s.operation == "copy") && !s.variable.empty();
 }
 
-std::string lineOf(const TraceStep& s) { return "line " + std::to_string(s.location.line); }
-std::string threadName(uint32_t t) { return t == 0 ? "the main thread" : "thread " + std::to_string(t); }
-std::string threadPossessive(uint32_t t) { return t == 0 ? "the main thread's" : "thread " + std::to_string(t) + "'s"; }
+std::string lineOf(const TraceStep& s) {
+    return "line " + std::to_string(s.location.line);
+}
+std::string threadName(uint32_t t) {
+    return t == 0 ? "the main thread" : "thread " + std::to_string(t);
+}
+std::string threadPossessive(uint32_t t) {
+    return t == 0 ? "the main thread's" : "thread " + std::to_string(t) + "'s";
+}
 
 // The trace index of the write a read got its value from (the partial order's rf edge), or -1.
 int sourceWrite(const report::ErrorReport& e, size_t readIndex) {
@@ -25,8 +33,9 @@ int sourceWrite(const report::ErrorReport& e, size_t readIndex) {
     return -1;
 }
 
-// What an assertion's failure hinges on: the last shared read of the failing thread, where its value came from,
-// and, when that value's writer had itself read the variable stale, the write it overlooked (a lost update).
+// What an assertion's failure hinges on: the last shared read of the failing thread, where its value came
+// from, and, when that value's writer had itself read the variable stale, the write it overlooked (a lost
+// update).
 struct AssertionStory {
     int read = -1, source = -1, staleRead = -1, missedWrite = -1, laterWrite = -1;
 };
@@ -79,7 +88,9 @@ int freeStep(const report::ErrorReport& e) {
     return -1;
 }
 
-std::string valueText(const TraceStep& s) { return s.value ? " = " + std::to_string(*s.value) : ""; }
+std::string valueText(const TraceStep& s) {
+    return s.value ? " = " + std::to_string(*s.value) : "";
+}
 
 std::string assertionHead(const report::ErrorReport& e) {
     const std::string& m = e.message;
@@ -95,7 +106,7 @@ std::string assertionHead(const report::ErrorReport& e) {
 Location locationOf(const report::SourceLocation& l, const DocumentView& doc) {
     if (inDocument(l, doc)) return {doc.uri, doc.lines.statementRange(l.line, l.column)};
     return {pathToUri(resolvePath(l.file)), Range{{l.line ? l.line - 1 : 0, l.column ? l.column - 1 : 0},
-                                     {l.line ? l.line - 1 : 0, l.column ? l.column : 1}}};
+                                                  {l.line ? l.line - 1 : 0, l.column ? l.column : 1}}};
 }
 
 std::string withFile(const std::string& msg, const report::SourceLocation& l, const DocumentView& doc) {
@@ -139,29 +150,30 @@ std::string explainError(const report::ErrorReport& e) {
         if (s.missedWrite >= 0) {
             const TraceStep& stale = tr[size_t(s.staleRead)];
             const TraceStep& missed = tr[size_t(s.missedWrite)];
-            return head + " when " + threadName(stale.thread) + " reads `" + r.variable + "` at " + lineOf(stale) +
-                   " before " + threadPossessive(missed.thread) + " write at " + lineOf(missed) +
-                   ", so that write is lost (" + threadName(e.thread) + " then reads `" + r.variable + "`" +
-                   valueText(r) + ")";
+            return head + " when " + threadName(stale.thread) + " reads `" + r.variable + "` at " +
+                   lineOf(stale) + " before " + threadPossessive(missed.thread) + " write at " +
+                   lineOf(missed) + ", so that write is lost (" + threadName(e.thread) + " then reads `" +
+                   r.variable + "`" + valueText(r) + ")";
         }
         if (s.laterWrite >= 0) {
             const TraceStep& w = tr[size_t(s.laterWrite)];
-            return head + " when " + threadName(e.thread) + " reads `" + r.variable + "`" + valueText(r) + " at " +
-                   lineOf(r) + " before " + threadPossessive(w.thread) + " write at " + lineOf(w);
+            return head + " when " + threadName(e.thread) + " reads `" + r.variable + "`" + valueText(r) +
+                   " at " + lineOf(r) + " before " + threadPossessive(w.thread) + " write at " + lineOf(w);
         }
         if (s.source >= 0) {
             const TraceStep& w = tr[size_t(s.source)];
             return head + " when " + threadName(e.thread) + " reads `" + r.variable + "`" + valueText(r) +
                    ", written by " + threadName(w.thread) + " at " + lineOf(w);
         }
-        return head + " when " + threadName(e.thread) + " reads `" + r.variable + "`" + valueText(r) + " at " +
-               lineOf(r);
+        return head + " when " + threadName(e.thread) + " reads `" + r.variable + "`" + valueText(r) +
+               " at " + lineOf(r);
     }
     case ErrorKind::Memory: {
         // "use after free (`heap@29#1`)": say who freed it, and where.
         std::string m = e.message + " in " + threadName(e.thread);
         if (int f = freeStep(e); f >= 0)
-            m += ", after " + threadName(e.trace[size_t(f)].thread) + " freed it at " + lineOf(e.trace[size_t(f)]);
+            m += ", after " + threadName(e.trace[size_t(f)].thread) + " freed it at " +
+                 lineOf(e.trace[size_t(f)]);
         return m;
     }
     case ErrorKind::DataRace:
@@ -222,7 +234,8 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
                 // The acquisitions that the blocked threads wait for.
                 bool awaited = false;
                 for (const TraceStep& b : e.trace)
-                    if (b.operation == "blocked" && b.variable == s.variable && b.thread != s.thread) awaited = true;
+                    if (b.operation == "blocked" && b.variable == s.variable && b.thread != s.thread)
+                        awaited = true;
                 if (awaited) related(s.location, threadName(s.thread) + " takes `" + s.variable + "` here");
             }
         break;
@@ -239,7 +252,8 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
     case ErrorKind::Memory:
         if (int f = freeStep(e); f >= 0) related(e.trace[size_t(f)].location, "freed here");
         break;
-    default: break;
+    default:
+        break;
     }
     json data = {{"counterexample", id},
                  {"kind", report::errorKindName(e.kind)},
@@ -250,7 +264,8 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
     return d;
 }
 
-std::vector<Diagnostic> compileDiagnostics(const std::vector<report::Diagnostic>& diags, const DocumentView& doc) {
+std::vector<Diagnostic> compileDiagnostics(const std::vector<report::Diagnostic>& diags,
+                                           const DocumentView& doc) {
     std::vector<Diagnostic> out;
     for (const report::Diagnostic& in : diags) {
         Diagnostic d;
@@ -275,7 +290,8 @@ Diagnostic boundedDiagnostic(const report::CheckResult& r, uint32_t line1, const
     d.severity = DiagnosticSeverity::Information;
     std::string why;
     for (const report::BoundHit& b : r.bounds) why += (why.empty() ? "" : "; ") + b.what;
-    d.message = "the exploration was not exhaustive (" + (why.empty() ? std::string("a bound was hit") : why) +
+    d.message = "the exploration was not exhaustive (" +
+                (why.empty() ? std::string("a bound was hit") : why) +
                 "): " + std::to_string(r.stats.executions) + " executions explored" +
                 (r.errors.empty() ? ", no error among them" : "") + "; other behaviours were not checked";
     d.range = doc.lines.statementRange(line1 ? line1 : 1, 0);

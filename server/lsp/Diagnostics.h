@@ -28,10 +28,11 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& coun
 
 // Clang's errors and warnings (and lowering failures). Diagnostics in other files (headers) are shown at the
 // top of the document with the file named in the message.
-std::vector<Diagnostic> compileDiagnostics(const std::vector<report::Diagnostic>& diags, const DocumentView& doc);
+std::vector<Diagnostic> compileDiagnostics(const std::vector<report::Diagnostic>& diags,
+                                           const DocumentView& doc);
 
-// An information diagnostic at `line1` saying the exploration was not exhaustive (a bound, a budget, a cancel)
-// and why.
+// An information diagnostic at `line1` saying the exploration was not exhaustive (a bound, a budget, a
+// cancel) and why.
 Diagnostic boundedDiagnostic(const report::CheckResult& r, uint32_t line1, const DocumentView& doc);
 
 // Whether the settings ask for errors of this kind.

@@ -14,7 +14,8 @@ constexpr size_t kMaxReplayed = 8; // previous counterexamples replayed before e
 // The settings that change a result; the others only change how it is shown or scheduled.
 std::string optionsKeyOf(const Settings& s) {
     json j = toJSON(s);
-    for (const char* k : {"reportKinds", "debounceMs", "maxConcurrentExplorations", "replayFirst"}) j.erase(k);
+    for (const char* k : {"reportKinds", "debounceMs", "maxConcurrentExplorations", "replayFirst"})
+        j.erase(k);
     return j.dump();
 }
 
@@ -85,7 +86,8 @@ struct Engine::Job {
         d.counterexamples.clear();
         auto add = [&](const std::string& id, const report::ErrorReport& e, bool isReplay) {
             d.counterexamples[id] = e;
-            if (kindReported(settings, e.kind)) p.diagnostics.push_back(errorDiagnostic(e, id, view, isReplay));
+            if (kindReported(settings, e.kind))
+                p.diagnostics.push_back(errorDiagnostic(e, id, view, isReplay));
         };
         for (auto& [id, e] : found) add(id, e, false);
         for (auto& [id, e] : replayed) {
@@ -113,13 +115,14 @@ struct Engine::Job {
 namespace {
 
 class JobObserver : public explore::Observer {
-public:
-    JobObserver(std::function<void(const report::ErrorReport&)> onErr, std::function<void(const report::Stats&)> onProg)
+  public:
+    JobObserver(std::function<void(const report::ErrorReport&)> onErr,
+                std::function<void(const report::Stats&)> onProg)
         : onErr_(std::move(onErr)), onProg_(std::move(onProg)) {}
     void onError(const report::ErrorReport& e) override { onErr_(e); }
     void onProgress(const report::Stats& s) override { onProg_(s); }
 
-private:
+  private:
     std::function<void(const report::ErrorReport&)> onErr_;
     std::function<void(const report::Stats&)> onProg_;
 };
@@ -146,12 +149,14 @@ Settings Engine::settingsFor(const Document& d) const {
 
 std::expected<Engine::Document*, ResponseError> Engine::find(const std::string& uri) {
     auto it = docs_.find(uri);
-    if (it == docs_.end()) return std::unexpected(ResponseError{ErrorCode::InvalidParams, "unknown document " + uri});
+    if (it == docs_.end())
+        return std::unexpected(ResponseError{ErrorCode::InvalidParams, "unknown document " + uri});
     return &it->second;
 }
 std::expected<const Engine::Document*, ResponseError> Engine::find(const std::string& uri) const {
     auto it = docs_.find(uri);
-    if (it == docs_.end()) return std::unexpected(ResponseError{ErrorCode::InvalidParams, "unknown document " + uri});
+    if (it == docs_.end())
+        return std::unexpected(ResponseError{ErrorCode::InvalidParams, "unknown document " + uri});
     return &it->second;
 }
 
@@ -187,29 +192,34 @@ void Engine::open(const std::string& uri, std::string text, int64_t version) {
     Document& d = docs_[uri];
     d.uri = uri;
     static unsigned untitled = 0;
-    if (auto p = uriToPath(uri)) d.path = *p;
-    else if (d.path.empty()) d.path = "untitled-" + std::to_string(++untitled) + ".c";
+    if (auto p = uriToPath(uri))
+        d.path = *p;
+    else if (d.path.empty())
+        d.path = "untitled-" + std::to_string(++untitled) + ".c";
     d.text = std::move(text);
     d.version = version;
     scheduleCheck(d, std::chrono::milliseconds(0));
 }
 
-std::expected<void, ResponseError> Engine::change(const std::string& uri, int64_t version,
-                                                  const std::vector<TextDocumentContentChangeEvent>& changes) {
+std::expected<void, ResponseError>
+Engine::change(const std::string& uri, int64_t version,
+               const std::vector<TextDocumentContentChangeEvent>& changes) {
     std::lock_guard lock(mutex_);
     auto d = find(uri);
     if (!d) return std::unexpected(d.error());
     std::string text = (*d)->text;
     for (const auto& c : changes)
         if (!applyChange(text, c))
-            return std::unexpected(ResponseError{ErrorCode::InvalidParams, "change range outside the document"});
+            return std::unexpected(
+                ResponseError{ErrorCode::InvalidParams, "change range outside the document"});
     (*d)->text = std::move(text);
     (*d)->version = version;
     scheduleCheck(**d, std::chrono::milliseconds(settings_.debounceMs));
     return {};
 }
 
-std::expected<void, ResponseError> Engine::save(const std::string& uri, const std::optional<std::string>& text) {
+std::expected<void, ResponseError> Engine::save(const std::string& uri,
+                                                const std::optional<std::string>& text) {
     std::lock_guard lock(mutex_);
     auto d = find(uri);
     if (!d) return std::unexpected(d.error());
@@ -245,7 +255,9 @@ std::expected<void, ResponseError> Engine::recheck(const std::string& uri) {
     auto d = find(uri);
     if (!d) return std::unexpected(d.error());
     // Drop this document's cached results so the check really explores again.
-    std::erase_if(cache_, [&](const auto& o) { return (*d)->lastComplete && o->fingerprint == (*d)->lastComplete->fingerprint; });
+    std::erase_if(cache_, [&](const auto& o) {
+        return (*d)->lastComplete && o->fingerprint == (*d)->lastComplete->fingerprint;
+    });
     (*d)->lastComplete.reset();
     scheduleCheck(**d, std::chrono::milliseconds(0));
     return {};
@@ -272,7 +284,8 @@ std::expected<void, ResponseError> Engine::setAlgorithm(const std::string& uri, 
     auto d = find(uri);
     if (!d) return std::unexpected(d.error());
     if (!explore::findExplorer(algorithm))
-        return std::unexpected(ResponseError{ErrorCode::InvalidParams, "unknown algorithm `" + algorithm + "`"});
+        return std::unexpected(
+            ResponseError{ErrorCode::InvalidParams, "unknown algorithm `" + algorithm + "`"});
     (*d)->algorithm = algorithm;
     if (alt) (*d)->alt = *alt;
     scheduleCheck(**d, std::chrono::milliseconds(0));
@@ -290,7 +303,9 @@ std::shared_ptr<const Engine::Outcome> Engine::cacheFind(uint64_t fingerprint, c
 }
 
 void Engine::cacheInsert(std::shared_ptr<const Outcome> o) {
-    std::erase_if(cache_, [&](const auto& c) { return c->fingerprint == o->fingerprint && c->optionsKey == o->optionsKey; });
+    std::erase_if(cache_, [&](const auto& c) {
+        return c->fingerprint == o->fingerprint && c->optionsKey == o->optionsKey;
+    });
     cache_.push_front(std::move(o));
     while (cache_.size() > opts_.cacheEntries) cache_.pop_back();
 }
@@ -338,8 +353,9 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
         job.publish(*d, compileDiagnostics(outcome->compileErrors, {uri, job.path, lines}));
         d->shown = outcome;
         StatusParams s = baseStatus(DocumentState::Failed);
-        s.message = outcome->compileErrors.empty() ? "the program cannot be checked"
-                                                   : "does not compile: " + outcome->compileErrors.front().message;
+        s.message = outcome->compileErrors.empty()
+                        ? "the program cannot be checked"
+                        : "does not compile: " + outcome->compileErrors.front().message;
         setStatus(*d, s);
         return;
     }
@@ -379,7 +395,8 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
         s.reusedFrom = same->version;
         s.algorithm = outcome->result->algorithm;
         s.fingerprint = hex(outcome->fingerprint);
-        s.message = "same program as version " + std::to_string(same->version) + ": result reused, not re-explored";
+        s.message =
+            "same program as version " + std::to_string(same->version) + ": result reused, not re-explored";
         setStatus(*d, s);
         return;
     }
@@ -418,9 +435,10 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
         s.errors = uint32_t(job.replayed.size());
         char ms[32];
         std::snprintf(ms, sizeof ms, "%.2f ms", replayMs);
-        s.message = job.replayed.empty()
-                        ? "the previous counterexamples no longer fail (replayed in " + std::string(ms) + ")"
-                        : "still fails: " + explainError(job.replayed.front().second) + " (replayed in " + ms + ")";
+        s.message =
+            job.replayed.empty()
+                ? "the previous counterexamples no longer fail (replayed in " + std::string(ms) + ")"
+                : "still fails: " + explainError(job.replayed.front().second) + " (replayed in " + ms + ")";
         setStatus(*d, s);
     }
 
@@ -488,7 +506,8 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
         Document* d = current(uri, generation);
         if (!d) return;
         StatusParams s = baseStatus(DocumentState::Failed);
-        s.message = explored.error().diagnostics.empty() ? "cannot check" : explored.error().diagnostics[0].message;
+        s.message =
+            explored.error().diagnostics.empty() ? "cannot check" : explored.error().diagnostics[0].message;
         setStatus(*d, s);
         return;
     }
@@ -534,7 +553,8 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
     s.errors = job.reportedCount();
     s.algorithm = outcome->result->algorithm;
     s.fingerprint = hex(outcome->fingerprint);
-    for (const report::BoundHit& b : outcome->result->bounds) s.message += (s.message.empty() ? "" : "; ") + b.what;
+    for (const report::BoundHit& b : outcome->result->bounds)
+        s.message += (s.message.empty() ? "" : "; ") + b.what;
     for (const std::string& n : outcome->result->notes) s.message += (s.message.empty() ? "" : "; ") + n;
     setStatus(d, s);
     endProgress(outcome->complete ? statsLine(outcome->result->stats) : "cancelled");
@@ -544,13 +564,15 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
     }
 }
 
-std::expected<CounterexampleResult, ResponseError> Engine::counterexample(const std::string& uri, const std::string& id) const {
+std::expected<CounterexampleResult, ResponseError> Engine::counterexample(const std::string& uri,
+                                                                          const std::string& id) const {
     std::lock_guard lock(mutex_);
     auto d = find(uri);
     if (!d) return std::unexpected(d.error());
     auto it = (*d)->counterexamples.find(id);
     if (it == (*d)->counterexamples.end())
-        return std::unexpected(ResponseError{ErrorCode::InvalidParams, "unknown counterexample `" + id + "`"});
+        return std::unexpected(
+            ResponseError{ErrorCode::InvalidParams, "unknown counterexample `" + id + "`"});
     int64_t version = (*d)->status.version;
     return CounterexampleResult{uri, version, id, it->second};
 }

@@ -1,12 +1,13 @@
 #pragma once
-// The language server's asynchronous C++ API (clangd's ClangdServer): open documents, their checks and results.
-// It turns edits into scheduled checks (server/lsp/Scheduler), runs the pipeline of one check on a worker —
-// compile, fingerprint, reuse a cached result, replay the previous counterexamples, explore — and reports through
-// the Client interface. It knows LSP's data types (Protocol.h) but not the wire: Server.cpp does the JSON-RPC.
+// The language server's asynchronous C++ API (clangd's ClangdServer): open documents, their checks and
+// results. It turns edits into scheduled checks (server/lsp/Scheduler), runs the pipeline of one check on a
+// worker — compile, fingerprint, reuse a cached result, replay the previous counterexamples, explore — and
+// reports through the Client interface. It knows LSP's data types (Protocol.h) but not the wire: Server.cpp
+// does the JSON-RPC.
 //
 // Thread-safety: the public methods are called from the message loop (one thread); Client callbacks are made
-// from worker threads, one at a time per document, with the engine's lock held (so a stale result can never be
-// published after a newer one). A Client must not call back into the Engine.
+// from worker threads, one at a time per document, with the engine's lock held (so a stale result can never
+// be published after a newer one). A Client must not call back into the Engine.
 #include <chrono>
 #include <expected>
 #include <list>
@@ -25,7 +26,7 @@
 namespace skein::lsp {
 
 class Client {
-public:
+  public:
     virtual ~Client() = default;
     virtual void publishDiagnostics(const PublishDiagnosticsParams& p) = 0;
     virtual void status(const StatusParams& p) = 0;
@@ -36,9 +37,9 @@ public:
 };
 
 class Engine {
-public:
+  public:
     struct Options {
-        unsigned poolSize = 4; // worker threads; at most Settings::maxConcurrentExplorations run at once
+        unsigned poolSize = 4;    // worker threads; at most Settings::maxConcurrentExplorations run at once
         size_t cacheEntries = 32; // results kept by (fingerprint, options) across all documents
     };
     Engine(Client& client, Settings settings, Options opts);
@@ -61,14 +62,15 @@ public:
                                                     const std::optional<std::string>& alt);
 
     // Requests.
-    std::expected<CounterexampleResult, ResponseError> counterexample(const std::string& uri, const std::string& id) const;
+    std::expected<CounterexampleResult, ResponseError> counterexample(const std::string& uri,
+                                                                      const std::string& id) const;
     std::expected<StatusParams, ResponseError> statistics(const std::string& uri) const;
     std::expected<std::vector<CodeLens>, ResponseError> codeLenses(const std::string& uri) const;
     std::expected<std::optional<Hover>, ResponseError> hover(const std::string& uri, Position pos) const;
 
     bool waitIdle(std::chrono::milliseconds timeout) { return scheduler_.waitIdle(timeout); }
 
-private:
+  private:
     // One check's result for one version of a document.
     struct Outcome {
         int64_t version = 0;
@@ -83,12 +85,13 @@ private:
     struct Document {
         std::string uri, path, text;
         int64_t version = 0;
-        uint64_t generation = 0; // new (engine-wide) with every change to what must be checked; older jobs are stale
+        uint64_t generation =
+            0; // new (engine-wide) with every change to what must be checked; older jobs are stale
         bool userCancelled = false;
         std::optional<std::string> algorithm, alt; // skein.setAlgorithm overrides
         StatusParams status;
-        std::shared_ptr<const Outcome> shown;        // whose diagnostics are published
-        std::shared_ptr<const Outcome> lastComplete; // for replay and same-fingerprint reuse
+        std::shared_ptr<const Outcome> shown;                       // whose diagnostics are published
+        std::shared_ptr<const Outcome> lastComplete;                // for replay and same-fingerprint reuse
         std::map<std::string, report::ErrorReport> counterexamples; // id → the published errors
         json lastPublished;                                         // to skip republishing an identical set
         uint64_t nextId = 0;

@@ -13,14 +13,20 @@ std::string shortName(const report::ErrorReport& e) {
     for (const report::TraceStep& s : e.trace)
         if (s.detail == "racing access" && !s.variable.empty()) var = s.variable;
     switch (e.kind) {
-    case report::ErrorKind::Assertion: return "assertion fails";
-    case report::ErrorKind::DataRace: return var.empty() ? "data race" : "data race on `" + var + "`";
-    case report::ErrorKind::Deadlock: return "deadlock";
-    default: return e.message;
+    case report::ErrorKind::Assertion:
+        return "assertion fails";
+    case report::ErrorKind::DataRace:
+        return var.empty() ? "data race" : "data race on `" + var + "`";
+    case report::ErrorKind::Deadlock:
+        return "deadlock";
+    default:
+        return e.message;
     }
 }
 
-bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdentChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 } // namespace
 
@@ -43,9 +49,12 @@ std::expected<std::vector<CodeLens>, ResponseError> Engine::codeLenses(const std
     case DocumentState::Replaying:
     case DocumentState::Exploring:
         lens("Skein: " + std::string(documentStateName(d.status.state)) +
-             (d.status.stats ? " (" + std::to_string(d.status.stats->executions) + " executions so far)" : "") + "…");
+             (d.status.stats ? " (" + std::to_string(d.status.stats->executions) + " executions so far)"
+                             : "") +
+             "…");
         return out;
-    default: break;
+    default:
+        break;
     }
     if (!d.shown) return out;
     if (!d.shown->program) {
@@ -65,7 +74,8 @@ std::expected<std::vector<CodeLens>, ResponseError> Engine::codeLenses(const std
         return out;
     }
     if (errs.size() == 1) {
-        lens("Skein: " + shortName(*errs[0].second) + " — show trace", Command::ShowTrace, json::array({uri, errs[0].first}));
+        lens("Skein: " + shortName(*errs[0].second) + " — show trace", Command::ShowTrace,
+             json::array({uri, errs[0].first}));
         return out;
     }
     lens("Skein: " + execs + ", " + std::to_string(errs.size()) + " errors");
@@ -95,7 +105,8 @@ std::expected<std::optional<Hover>, ResponseError> Engine::hover(const std::stri
     if (v == d.shown->variables.end()) return std::optional<Hover>{};
 
     std::map<uint32_t, std::pair<std::set<uint32_t>, std::set<uint32_t>>> byThread; // reads, writes lines
-    for (const VariableAccess& a : v->second) (a.write ? byThread[a.thread].second : byThread[a.thread].first).insert(a.line);
+    for (const VariableAccess& a : v->second)
+        (a.write ? byThread[a.thread].second : byThread[a.thread].first).insert(a.line);
     auto linesText = [](const std::set<uint32_t>& s) {
         std::string out;
         for (uint32_t l : s) out += (out.empty() ? "" : ", ") + std::to_string(l);

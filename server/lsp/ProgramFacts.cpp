@@ -47,7 +47,8 @@ void LocationMap::apply(report::CheckResult& r) const {
         apply(e);
         auto replaceLine = [&](uint32_t oldLine, uint32_t newLine) {
             if (oldLine == newLine) return;
-            std::string from = "line " + std::to_string(oldLine), to = "line " + std::to_string(newLine) + "\x01";
+            std::string from = "line " + std::to_string(oldLine),
+                        to = "line " + std::to_string(newLine) + "\x01";
             for (size_t pos = 0; (pos = e.message.find(from, pos)) != std::string::npos;) {
                 size_t end = pos + from.size();
                 if (end < e.message.size() && std::isdigit(static_cast<unsigned char>(e.message[end]))) {

@@ -1,7 +1,7 @@
 #pragma once
 // What the language server reads off a lowered program besides checking it: location mapping between two
-// versions with the same position-independent fingerprint, where `main` is, and which threads touch which shared
-// variables (for hover). Stateless; any thread (a Program is immutable once lowered).
+// versions with the same position-independent fingerprint, where `main` is, and which threads touch which
+// shared variables (for hover). Stateless; any thread (a Program is immutable once lowered).
 #include <map>
 #include <set>
 #include <string>
@@ -13,18 +13,18 @@
 
 namespace skein::lsp {
 
-// Maps source positions of `from` to those of `to`, two programs with equal positionIndependentFingerprint (so
-// the same instruction sequence): the location of instruction i of function f in `from` becomes the location of
-// the same instruction in `to`.
+// Maps source positions of `from` to those of `to`, two programs with equal positionIndependentFingerprint
+// (so the same instruction sequence): the location of instruction i of function f in `from` becomes the
+// location of the same instruction in `to`.
 class LocationMap {
-public:
+  public:
     LocationMap(const program::Program& from, const program::Program& to);
     void apply(report::SourceLocation& l) const;
     void apply(report::ErrorReport& e) const;
     void apply(report::CheckResult& r) const;
     size_t size() const { return map_.size(); }
 
-private:
+  private:
     struct Key {
         std::string file;
         uint32_t line, column;

@@ -30,19 +30,31 @@ template <class T> bool get(const json& j, const char* key, T& out) {
 
 } // namespace
 
-json toJSON(const Position& p) { return {{"line", p.line}, {"character", p.character}}; }
-bool fromJSON(const json& j, Position& out) { return get(j, "line", out.line) && get(j, "character", out.character); }
+json toJSON(const Position& p) {
+    return {{"line", p.line}, {"character", p.character}};
+}
+bool fromJSON(const json& j, Position& out) {
+    return get(j, "line", out.line) && get(j, "character", out.character);
+}
 
-json toJSON(const Range& r) { return {{"start", toJSON(r.start)}, {"end", toJSON(r.end)}}; }
-bool fromJSON(const json& j, Range& out) { return get(j, "start", out.start) && get(j, "end", out.end); }
+json toJSON(const Range& r) {
+    return {{"start", toJSON(r.start)}, {"end", toJSON(r.end)}};
+}
+bool fromJSON(const json& j, Range& out) {
+    return get(j, "start", out.start) && get(j, "end", out.end);
+}
 
-json toJSON(const Location& l) { return {{"uri", l.uri}, {"range", toJSON(l.range)}}; }
+json toJSON(const Location& l) {
+    return {{"uri", l.uri}, {"range", toJSON(l.range)}};
+}
 
 bool fromJSON(const json& j, TextDocumentItem& out) {
     get(j, "languageId", out.languageId);
     return get(j, "uri", out.uri) && get(j, "version", out.version) && get(j, "text", out.text);
 }
-bool fromJSON(const json& j, TextDocumentIdentifier& out) { return get(j, "uri", out.uri); }
+bool fromJSON(const json& j, TextDocumentIdentifier& out) {
+    return get(j, "uri", out.uri);
+}
 bool fromJSON(const json& j, VersionedTextDocumentIdentifier& out) {
     return get(j, "uri", out.uri) && get(j, "version", out.version);
 }
@@ -54,7 +66,9 @@ bool fromJSON(const json& j, TextDocumentContentChangeEvent& out) {
     }
     return get(j, "text", out.text);
 }
-bool fromJSON(const json& j, DidOpenTextDocumentParams& out) { return get(j, "textDocument", out.textDocument); }
+bool fromJSON(const json& j, DidOpenTextDocumentParams& out) {
+    return get(j, "textDocument", out.textDocument);
+}
 bool fromJSON(const json& j, DidChangeTextDocumentParams& out) {
     if (!get(j, "textDocument", out.textDocument)) return false;
     auto it = j.find("contentChanges");
@@ -71,7 +85,9 @@ bool fromJSON(const json& j, DidSaveTextDocumentParams& out) {
     if (get(j, "text", text)) out.text = std::move(text);
     return get(j, "textDocument", out.textDocument);
 }
-bool fromJSON(const json& j, DidCloseTextDocumentParams& out) { return get(j, "textDocument", out.textDocument); }
+bool fromJSON(const json& j, DidCloseTextDocumentParams& out) {
+    return get(j, "textDocument", out.textDocument);
+}
 bool fromJSON(const json& j, TextDocumentPositionParams& out) {
     return get(j, "textDocument", out.textDocument) && get(j, "position", out.position);
 }
@@ -80,7 +96,8 @@ bool fromJSON(const json& j, InitializeParams& out) {
     if (!j.is_object()) return false;
     auto flag = [&](const char* a, const char* b) {
         auto caps = j.find("capabilities");
-        if (caps == j.end() || !caps->is_object() || !caps->contains(a) || !(*caps)[a].is_object()) return false;
+        if (caps == j.end() || !caps->is_object() || !caps->contains(a) || !(*caps)[a].is_object())
+            return false;
         const json& sub = (*caps)[a];
         return sub.contains(b) && sub[b].is_boolean() && sub[b].get<bool>();
     };
@@ -92,12 +109,19 @@ bool fromJSON(const json& j, InitializeParams& out) {
 }
 
 json initializeResult() {
-    return {{"capabilities", serverCapabilities()}, {"serverInfo", {{"name", "skein"}, {"version", "0.1.0"}}}};
+    return {{"capabilities", serverCapabilities()},
+            {"serverInfo", {{"name", "skein"}, {"version", "0.1.0"}}}};
 }
 
-json toJSON(const ShowMessageParams& p) { return {{"type", int(p.type)}, {"message", p.message}}; }
-json toJSON(const ConfigurationParams& p) { return {{"items", json::array({{{"section", p.section}}})}}; }
-json toJSON(const WorkDoneProgressCreateParams& p) { return {{"token", p.token}}; }
+json toJSON(const ShowMessageParams& p) {
+    return {{"type", int(p.type)}, {"message", p.message}};
+}
+json toJSON(const ConfigurationParams& p) {
+    return {{"items", json::array({{{"section", p.section}}})}};
+}
+json toJSON(const WorkDoneProgressCreateParams& p) {
+    return {{"token", p.token}};
+}
 
 json toJSON(const Settings& s) {
     return {{"algorithm", s.algorithm},
@@ -153,12 +177,13 @@ bool applySettings(const json& j, Settings& out, std::string& error) {
         return false;
     };
     bool ok = field("algorithm", s.algorithm) && field("alt", s.alt) && field("unroll", s.unroll) &&
-              field("maxSteps", s.maxSteps) && field("maxEvents", s.maxEvents) && field("maxThreads", s.maxThreads) &&
-              field("maxExecutions", s.maxExecutions) && field("timeLimitSeconds", s.timeLimitSeconds) &&
-              list("nondet", s.nondet) && field("maxErrors", s.maxErrors) && field("detectRaces", s.detectRaces) &&
+              field("maxSteps", s.maxSteps) && field("maxEvents", s.maxEvents) &&
+              field("maxThreads", s.maxThreads) && field("maxExecutions", s.maxExecutions) &&
+              field("timeLimitSeconds", s.timeLimitSeconds) && list("nondet", s.nondet) &&
+              field("maxErrors", s.maxErrors) && field("detectRaces", s.detectRaces) &&
               list("reportKinds", s.reportKinds) && field("debounceMs", s.debounceMs) &&
-              field("maxConcurrentExplorations", s.maxConcurrentExplorations) && list("clangFlags", s.clangFlags) &&
-              field("replayFirst", s.replayFirst);
+              field("maxConcurrentExplorations", s.maxConcurrentExplorations) &&
+              list("clangFlags", s.clangFlags) && field("replayFirst", s.replayFirst);
     if (!ok) return false;
     if (s.nondet.empty()) {
         error = "setting `nondet` must not be empty";
@@ -199,25 +224,38 @@ json toJSON(const WorkDoneProgress& p) {
     case WorkDoneProgress::Kind::Begin:
         j = {{"kind", "begin"}, {"title", p.title}, {"cancellable", p.cancellable}};
         break;
-    case WorkDoneProgress::Kind::Report: j = {{"kind", "report"}}; break;
-    case WorkDoneProgress::Kind::End: j = {{"kind", "end"}}; break;
+    case WorkDoneProgress::Kind::Report:
+        j = {{"kind", "report"}};
+        break;
+    case WorkDoneProgress::Kind::End:
+        j = {{"kind", "end"}};
+        break;
     }
     if (!p.message.empty()) j["message"] = p.message;
     if (p.percentage && p.kind != WorkDoneProgress::Kind::End) j["percentage"] = *p.percentage;
     return j;
 }
 
-json toJSON(const ProgressParams& p) { return {{"token", p.token}, {"value", toJSON(p.value)}}; }
+json toJSON(const ProgressParams& p) {
+    return {{"token", p.token}, {"value", toJSON(p.value)}};
+}
 
 std::string_view documentStateName(DocumentState s) {
     switch (s) {
-    case DocumentState::Queued: return "queued";
-    case DocumentState::Compiling: return "compiling";
-    case DocumentState::Replaying: return "replaying";
-    case DocumentState::Exploring: return "exploring";
-    case DocumentState::Done: return "done";
-    case DocumentState::Cancelled: return "cancelled";
-    case DocumentState::Failed: return "failed";
+    case DocumentState::Queued:
+        return "queued";
+    case DocumentState::Compiling:
+        return "compiling";
+    case DocumentState::Replaying:
+        return "replaying";
+    case DocumentState::Exploring:
+        return "exploring";
+    case DocumentState::Done:
+        return "done";
+    case DocumentState::Cancelled:
+        return "cancelled";
+    case DocumentState::Failed:
+        return "failed";
     }
     return "?";
 }
@@ -244,7 +282,9 @@ json toJSON(const CounterexampleResult& r) {
     return {{"uri", r.uri}, {"version", r.version}, {"id", r.id}, {"error", protocol::toJSON(r.error)}};
 }
 
-bool fromJSON(const json& j, CodeLensParams& out) { return get(j, "textDocument", out.textDocument); }
+bool fromJSON(const json& j, CodeLensParams& out) {
+    return get(j, "textDocument", out.textDocument);
+}
 
 bool fromJSON(const json& j, DidChangeConfigurationParams& out) {
     if (!j.is_object()) return false;
@@ -253,7 +293,9 @@ bool fromJSON(const json& j, DidChangeConfigurationParams& out) {
     return true;
 }
 
-bool fromJSON(const json& j, StatisticsParams& out) { return get(j, "textDocument", out.textDocument); }
+bool fromJSON(const json& j, StatisticsParams& out) {
+    return get(j, "textDocument", out.textDocument);
+}
 
 bool fromJSON(const json& j, ExecuteCommandParams& out) {
     if (!get(j, "command", out.command)) return false;
@@ -282,7 +324,8 @@ json serverCapabilities() {
     return {
         {"positionEncoding", "utf-16"},
         {"textDocumentSync",
-         {{"openClose", true}, {"change", 2 /* incremental; full replacements are accepted too */},
+         {{"openClose", true},
+          {"change", 2 /* incremental; full replacements are accepted too */},
           {"save", {{"includeText", true}}}}},
         {"codeLensProvider", {{"resolveProvider", false}}},
         {"hoverProvider", true},

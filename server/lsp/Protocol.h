@@ -1,7 +1,7 @@
 #pragma once
-// Every message `skein lsp` sends or receives, as plain structs with toJSON/fromJSON next to them — the ONE typed
-// header of the protocol (docs/protocol.md documents each message with an example). Standard LSP 3.17 types
-// carry only the fields Skein uses; Skein's extensions are marked "EXTENSION".
+// Every message `skein lsp` sends or receives, as plain structs with toJSON/fromJSON next to them — the ONE
+// typed header of the protocol (docs/protocol.md documents each message with an example). Standard LSP 3.17
+// types carry only the fields Skein uses; Skein's extensions are marked "EXTENSION".
 //
 // fromJSON functions return false (and leave `out` partly filled) when a required field is missing or has the
 // wrong type; they never throw. toJSON functions omit optional fields that are empty.
@@ -35,7 +35,8 @@ struct ResponseError {
     std::string message;
 };
 
-// ---- basic structures (0-based lines, UTF-16 columns) ------------------------------------------------------
+// ---- basic structures (0-based lines, UTF-16 columns)
+// ------------------------------------------------------
 
 struct Position {
     uint32_t line = 0;
@@ -111,12 +112,13 @@ struct TextDocumentPositionParams {
 };
 bool fromJSON(const json& j, TextDocumentPositionParams& out);
 
-// ---- lifecycle and window messages ----------------------------------------------------------------------------
+// ---- lifecycle and window messages
+// ----------------------------------------------------------------------------
 
 // What the server reads of `initialize`'s params.
 struct InitializeParams {
-    bool workDoneProgress = false;   // capabilities.window.workDoneProgress
-    bool configuration = false;      // capabilities.workspace.configuration
+    bool workDoneProgress = false;             // capabilities.window.workDoneProgress
+    bool configuration = false;                // capabilities.workspace.configuration
     std::optional<json> initializationOptions; // a settings object, or {"skein": settings}
 };
 bool fromJSON(const json& j, InitializeParams& out);
@@ -143,7 +145,8 @@ struct WorkDoneProgressCreateParams {
 };
 json toJSON(const WorkDoneProgressCreateParams& p);
 
-// ---- settings (workspace/didChangeConfiguration, workspace/configuration section "skein", initializationOptions)
+// ---- settings (workspace/didChangeConfiguration, workspace/configuration section "skein",
+// initializationOptions)
 
 // EXTENSION (the settings object). Every field has its default here; a settings object may give any subset.
 struct Settings {
@@ -153,8 +156,8 @@ struct Settings {
     uint64_t maxSteps = 5'000'000;  // interpreted instructions per thread per execution
     uint32_t maxEvents = 10'000;    // visible events per thread per execution
     uint32_t maxThreads = 64;
-    uint64_t maxExecutions = 0;      // 0 = no limit (result then bounded)
-    double timeLimitSeconds = 60;    // per exploration; 0 = none
+    uint64_t maxExecutions = 0;   // 0 = no limit (result then bounded)
+    double timeLimitSeconds = 60; // per exploration; 0 = none
     std::vector<int64_t> nondet = {0, 1};
     uint32_t maxErrors = 32;
     bool detectRaces = true;
@@ -167,10 +170,12 @@ struct Settings {
     bool replayFirst = true; // replay the previous counterexamples' schedules before exploring
 };
 json toJSON(const Settings& s);
-// Applies the fields present in `j` over `out`. Unknown fields are ignored; a field of the wrong type is an error.
+// Applies the fields present in `j` over `out`. Unknown fields are ignored; a field of the wrong type is an
+// error.
 bool applySettings(const json& j, Settings& out, std::string& error);
 
-// ---- diagnostics ---------------------------------------------------------------------------------------------
+// ---- diagnostics
+// ---------------------------------------------------------------------------------------------
 
 struct DiagnosticRelatedInformation {
     Location location;
@@ -182,7 +187,7 @@ enum class DiagnosticSeverity { Error = 1, Warning = 2, Information = 3, Hint = 
 struct Diagnostic {
     Range range;
     DiagnosticSeverity severity = DiagnosticSeverity::Error;
-    std::string code;   // error kind wire name ("data_race"), or "compile"
+    std::string code; // error kind wire name ("data_race"), or "compile"
     std::string source = "skein";
     std::string message;
     std::vector<DiagnosticRelatedInformation> relatedInformation;
@@ -198,11 +203,12 @@ struct PublishDiagnosticsParams {
 };
 json toJSON(const PublishDiagnosticsParams& p);
 
-// ---- work-done progress ($/progress) ---------------------------------------------------------------------------
+// ---- work-done progress ($/progress)
+// ---------------------------------------------------------------------------
 
 struct WorkDoneProgress {
     enum class Kind { Begin, Report, End } kind = Kind::Report;
-    std::string title;   // begin only
+    std::string title; // begin only
     std::string message;
     std::optional<uint32_t> percentage;
     bool cancellable = false; // begin only
@@ -214,7 +220,8 @@ struct ProgressParams {
 };
 json toJSON(const ProgressParams& p);
 
-// ---- EXTENSION: skein/status (notification, server → client) ---------------------------------------------------
+// ---- EXTENSION: skein/status (notification, server → client)
+// ---------------------------------------------------
 
 enum class DocumentState { Queued, Compiling, Replaying, Exploring, Done, Cancelled, Failed };
 std::string_view documentStateName(DocumentState s);
@@ -236,7 +243,8 @@ struct StatusParams {
 };
 json toJSON(const StatusParams& p);
 
-// ---- EXTENSION: skein/counterexample (request) ----------------------------------------------------------------
+// ---- EXTENSION: skein/counterexample (request)
+// ----------------------------------------------------------------
 
 struct CounterexampleParams {
     TextDocumentIdentifier textDocument;
@@ -256,14 +264,15 @@ struct CodeLensParams {
 };
 bool fromJSON(const json& j, CodeLensParams& out);
 
-// workspace/didChangeConfiguration: the new settings ({"skein": {...}} or the object itself), or none when the
-// client wants them pulled with workspace/configuration.
+// workspace/didChangeConfiguration: the new settings ({"skein": {...}} or the object itself), or none when
+// the client wants them pulled with workspace/configuration.
 struct DidChangeConfigurationParams {
     std::optional<json> settings;
 };
 bool fromJSON(const json& j, DidChangeConfigurationParams& out);
 
-// ---- EXTENSION: skein/statistics (request) ---------------------------------------------------------------------
+// ---- EXTENSION: skein/statistics (request)
+// ---------------------------------------------------------------------
 
 struct StatisticsParams {
     TextDocumentIdentifier textDocument;
@@ -271,14 +280,16 @@ struct StatisticsParams {
 bool fromJSON(const json& j, StatisticsParams& out);
 // Result: a StatusParams object for the document's latest state.
 
-// ---- EXTENSION: workspace/executeCommand commands -------------------------------------------------------------
+// ---- EXTENSION: workspace/executeCommand commands
+// -------------------------------------------------------------
 
 namespace Command {
 inline constexpr const char* Recheck = "skein.recheck";           // [uri]
 inline constexpr const char* Cancel = "skein.cancel";             // [uri]
 inline constexpr const char* SetAlgorithm = "skein.setAlgorithm"; // [uri, algorithm, alt?]
-inline constexpr const char* ShowTrace = "skein.showTrace";       // [uri, id]: the client's; the server answers
-                                                                  // with the counterexample (as skein/counterexample)
+inline constexpr const char* ShowTrace =
+    "skein.showTrace"; // [uri, id]: the client's; the server answers
+                       // with the counterexample (as skein/counterexample)
 } // namespace Command
 
 struct ExecuteCommandParams {
@@ -287,7 +298,8 @@ struct ExecuteCommandParams {
 };
 bool fromJSON(const json& j, ExecuteCommandParams& out);
 
-// ---- code lens and hover ---------------------------------------------------------------------------------------
+// ---- code lens and hover
+// ---------------------------------------------------------------------------------------
 
 struct CodeLens {
     Range range;

@@ -92,8 +92,10 @@ void Scheduler::workerLoop(std::stop_token stop) {
             // Sleep until something changes, the next debounce deadline passes, or the pool stops.
             uint64_t seen = changes_;
             auto changed = [&] { return changes_ != seen; };
-            if (nextDue) changed_.wait_until(lock, stop, *nextDue, changed);
-            else changed_.wait(lock, stop, changed);
+            if (nextDue)
+                changed_.wait_until(lock, stop, *nextDue, changed);
+            else
+                changed_.wait(lock, stop, changed);
             continue;
         }
         Task task = std::move(*pick->pending);

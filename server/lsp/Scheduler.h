@@ -7,8 +7,9 @@
 // queued task (a newer version supersedes older queued work) and sets the running task's flag, so a running
 // exploration stops at its next poll. At most `concurrency` tasks run at once, across all keys.
 //
-// Thread-safety: every public method may be called from any thread. Tasks run on the pool's threads; a task must
-// not call back into the Scheduler for its own key while holding locks of its caller (it may call schedule()).
+// Thread-safety: every public method may be called from any thread. Tasks run on the pool's threads; a task
+// must not call back into the Scheduler for its own key while holding locks of its caller (it may call
+// schedule()).
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -24,7 +25,7 @@
 namespace skein::lsp {
 
 class Scheduler {
-public:
+  public:
     using Clock = std::chrono::steady_clock;
     using Task = std::function<void(const std::atomic<bool>& cancelled)>;
 
@@ -37,14 +38,15 @@ public:
     // Queues `task` for `key` to start after `delay`, replacing any queued task of that key, and cancels the
     // key's running task.
     void schedule(const std::string& key, Task task, std::chrono::milliseconds delay);
-    // Drops the key's queued task and cancels its running task. Returns true when there was something to stop.
+    // Drops the key's queued task and cancels its running task. Returns true when there was something to
+    // stop.
     bool cancel(const std::string& key);
     void setConcurrency(unsigned n);
     // Waits until no task is queued or running (tests and shutdown); false on timeout.
     bool waitIdle(std::chrono::milliseconds timeout);
     size_t running() const;
 
-private:
+  private:
     struct Queue {
         std::optional<Task> pending;
         Clock::time_point due{};

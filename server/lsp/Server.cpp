@@ -1,7 +1,7 @@
 #include "server/lsp/Server.h"
 
-#include <csignal>
 #include <charconv>
+#include <csignal>
 #include <iostream>
 
 namespace skein::lsp {
@@ -15,7 +15,9 @@ ResponseError invalidParams(const std::string& method) {
 
 Server::Server(Transport& transport, Options opts) : transport_(transport), opts_(opts) {}
 
-Server::~Server() { engine_.reset(); }
+Server::~Server() {
+    engine_.reset();
+}
 
 int Server::run() {
     for (;;) {
@@ -33,7 +35,8 @@ int Server::run() {
         } catch (const std::exception& e) {
             // A bug in a handler must not end the session; report it to the request if there was one.
             if (message.is_object() && message.contains("id") && message.contains("method"))
-                transport_.replyError(message["id"], ErrorCode::InternalError, std::string("internal error: ") + e.what());
+                transport_.replyError(message["id"], ErrorCode::InternalError,
+                                      std::string("internal error: ") + e.what());
         }
     }
 }
@@ -54,13 +57,16 @@ void Server::handle(const json& message) {
         return;
     }
     if (!message["method"].is_string()) {
-        if (hasId) transport_.replyError(message["id"], ErrorCode::InvalidRequest, "the method must be a string");
+        if (hasId)
+            transport_.replyError(message["id"], ErrorCode::InvalidRequest, "the method must be a string");
         return;
     }
     std::string method = message["method"];
     json params = message.contains("params") ? message["params"] : json::object();
-    if (hasId) handleRequest(message["id"], method, params);
-    else handleNotification(method, params);
+    if (hasId)
+        handleRequest(message["id"], method, params);
+    else
+        handleNotification(method, params);
 }
 
 void Server::handleResponse(const json& message) {
@@ -77,8 +83,8 @@ void Server::applySettings(const json& settings, const char* from) {
     std::string error;
     if (!lsp::applySettings(settings, s, error)) {
         transport_.notify("window/showMessage",
-                          toJSON(ShowMessageParams{MessageType::Error,
-                                                   std::string("skein: ") + from + ": " + error + " (ignored)"}));
+                          toJSON(ShowMessageParams{MessageType::Error, std::string("skein: ") + from + ": " +
+                                                                           error + " (ignored)"}));
         return;
     }
     engine_->setSettings(std::move(s));
@@ -98,8 +104,8 @@ void Server::handleRequest(const json& id, const std::string& method, const json
         std::string error;
         if (p.initializationOptions && !lsp::applySettings(*p.initializationOptions, settings, error))
             transport_.notify("window/showMessage",
-                              toJSON(ShowMessageParams{MessageType::Error,
-                                                       "skein: initializationOptions: " + error + " (ignored)"}));
+                              toJSON(ShowMessageParams{MessageType::Error, "skein: initializationOptions: " +
+                                                                               error + " (ignored)"}));
         progressSupported_ = p.workDoneProgress;
         configurationSupported_ = p.configuration;
         engine_ = std::make_unique<Engine>(*this, settings, Engine::Options{opts_.poolSize, 32});
@@ -154,10 +160,14 @@ void Server::handleRequest(const json& id, const std::string& method, const json
             return std::nullopt;
         };
         auto uri = arg(0);
-        if (!uri) return fail({ErrorCode::InvalidParams, p.command + ": the first argument must be a document URI"});
+        if (!uri)
+            return fail(
+                {ErrorCode::InvalidParams, p.command + ": the first argument must be a document URI"});
         std::expected<void, ResponseError> done;
-        if (p.command == Command::Recheck) done = engine_->recheck(*uri);
-        else if (p.command == Command::Cancel) done = engine_->cancel(*uri);
+        if (p.command == Command::Recheck)
+            done = engine_->recheck(*uri);
+        else if (p.command == Command::Cancel)
+            done = engine_->cancel(*uri);
         else if (p.command == Command::SetAlgorithm) {
             auto algo = arg(1);
             if (!algo) return fail({ErrorCode::InvalidParams, p.command + ": [uri, algorithm, alt?]"});
@@ -179,7 +189,8 @@ void Server::handleRequest(const json& id, const std::string& method, const json
 
 void Server::handleNotification(const std::string& method, const json& params) {
     auto bad = [&](const std::string& why) {
-        transport_.notify("window/logMessage", toJSON(ShowMessageParams{MessageType::Error, "skein: " + method + ": " + why}));
+        transport_.notify("window/logMessage",
+                          toJSON(ShowMessageParams{MessageType::Error, "skein: " + method + ": " + why}));
     };
     if (method == "initialized") {
         if (configurationSupported_) requestConfiguration();
@@ -223,7 +234,9 @@ void Server::publishDiagnostics(const PublishDiagnosticsParams& p) {
     transport_.notify("textDocument/publishDiagnostics", toJSON(p));
 }
 
-void Server::status(const StatusParams& p) { transport_.notify("skein/status", toJSON(p)); }
+void Server::status(const StatusParams& p) {
+    transport_.notify("skein/status", toJSON(p));
+}
 
 void Server::createProgress(const std::string& token) {
     transport_.request("window/workDoneProgress/create", toJSON(WorkDoneProgressCreateParams{token}));
@@ -247,10 +260,11 @@ int runLspServer(int argc, char** argv) {
             }
         }
         if (a == "--help" || a == "-h") {
-            std::cout << "usage: skein lsp [--stdio] [--workers=N]\n\n"
-                         "The Skein language server: JSON-RPC 2.0 over stdin/stdout (docs/protocol.md).\n"
-                         "  --workers=N   worker threads (default 4); the `maxConcurrentExplorations` setting\n"
-                         "                limits how many explore at once\n";
+            std::cout
+                << "usage: skein lsp [--stdio] [--workers=N]\n\n"
+                   "The Skein language server: JSON-RPC 2.0 over stdin/stdout (docs/protocol.md).\n"
+                   "  --workers=N   worker threads (default 4); the `maxConcurrentExplorations` setting\n"
+                   "                limits how many explore at once\n";
             return 0;
         }
         std::cerr << "skein lsp: unknown option `" << a << "`\n";

@@ -1,8 +1,8 @@
 #pragma once
 // `skein lsp`: the LSP layer (clangd's ClangdLSPServer). Reads JSON-RPC messages from the Transport on the
-// calling thread, dispatches them by method, answers requests, and forwards the Engine's callbacks (diagnostics,
-// status, progress) to the client. Every malformed message, unknown method or bad parameter gets a JSON-RPC
-// error (or, for a notification, is dropped) and the loop goes on.
+// calling thread, dispatches them by method, answers requests, and forwards the Engine's callbacks
+// (diagnostics, status, progress) to the client. Every malformed message, unknown method or bad parameter
+// gets a JSON-RPC error (or, for a notification, is dropped) and the loop goes on.
 //
 // Thread-safety: run() is the message loop (one thread). The Client callbacks run on Engine workers and only
 // write to the Transport, which serialises writes.
@@ -16,7 +16,7 @@
 namespace skein::lsp {
 
 class Server : public Client {
-public:
+  public:
     struct Options {
         unsigned poolSize = 4;
     };
@@ -25,7 +25,7 @@ public:
     // Returns the process exit code: 0 after shutdown + exit, 1 on exit without shutdown or end of input.
     int run();
 
-private:
+  private:
     void handle(const json& message);
     void handleRequest(const json& id, const std::string& method, const json& params);
     void handleNotification(const std::string& method, const json& params);

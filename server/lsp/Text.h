@@ -22,7 +22,7 @@ std::optional<size_t> offsetOf(const std::string& text, Position p);
 
 // Line starts of a text, for converting many positions.
 class LineIndex {
-public:
+  public:
     explicit LineIndex(const std::string& text);
     uint32_t lines() const { return uint32_t(starts_.size()); }
     // Skein's 1-based line and byte column (0 = unknown) → LSP position.
@@ -34,7 +34,7 @@ public:
     std::pair<uint32_t, uint32_t> skeinPosition(Position p) const;
     std::string_view lineText(uint32_t line0) const;
 
-private:
+  private:
     const std::string& text_;
     std::vector<size_t> starts_;
 };

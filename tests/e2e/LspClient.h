@@ -1,7 +1,7 @@
 #pragma once
-// A fake LSP client over pipes for end-to-end tests and the latency benchmark: starts the real `skein lsp`, frames
-// messages, collects everything the server sends on a reader thread, and waits for messages with timeouts. The
-// child is killed (by its pid) if it has not exited when the client is destroyed.
+// A fake LSP client over pipes for end-to-end tests and the latency benchmark: starts the real `skein lsp`,
+// frames messages, collects everything the server sends on a reader thread, and waits for messages with
+// timeouts. The child is killed (by its pid) if it has not exited when the client is destroyed.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -33,7 +33,7 @@ struct Received {
 };
 
 class LspClient {
-public:
+  public:
     explicit LspClient(const std::string& binary, std::vector<std::string> extraArgs = {}) {
         int toChild[2], fromChild[2];
         if (pipe(toChild) != 0 || pipe(fromChild) != 0) return;
@@ -87,7 +87,8 @@ public:
     }
     int request(const std::string& method, json params) {
         int id = ++nextId_;
-        sendRaw(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}.dump());
+        sendRaw(
+            json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}.dump());
         return id;
     }
     void respond(const json& id, json result) {
@@ -98,8 +99,8 @@ public:
     }
 
     // The first message at or after index `from` satisfying `pred`, waiting up to `timeout`.
-    std::optional<Received> waitFor(const std::function<bool(const json&)>& pred, std::chrono::milliseconds timeout,
-                                    size_t* from = nullptr) {
+    std::optional<Received> waitFor(const std::function<bool(const json&)>& pred,
+                                    std::chrono::milliseconds timeout, size_t* from = nullptr) {
         std::unique_lock lock(mutex_);
         size_t i = from ? *from : 0;
         auto deadline = Clock::now() + timeout;
@@ -110,12 +111,14 @@ public:
                     return messages_[i];
                 }
             if (closed_) return std::nullopt;
-            if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && i == messages_.size()) return std::nullopt;
+            if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && i == messages_.size())
+                return std::nullopt;
         }
     }
     std::optional<json> response(int id, std::chrono::milliseconds timeout = 10s) {
-        auto r = waitFor([&](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); },
-                         timeout);
+        auto r =
+            waitFor([&](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); },
+                    timeout);
         if (!r) return std::nullopt;
         return r->message;
     }
@@ -130,8 +133,9 @@ public:
 
     void initialize(json initOptions = json::object(), bool progress = false, bool configuration = false) {
         int id = request("initialize", {{"processId", getpid()},
-                                        {"capabilities", {{"window", {{"workDoneProgress", progress}}},
-                                                          {"workspace", {{"configuration", configuration}}}}},
+                                        {"capabilities",
+                                         {{"window", {{"workDoneProgress", progress}}},
+                                          {"workspace", {{"configuration", configuration}}}}},
                                         {"initializationOptions", initOptions}});
         response(id);
         notify("initialized", json::object());
@@ -141,11 +145,13 @@ public:
                {{"textDocument", {{"uri", uri}, {"languageId", "c"}, {"version", version}, {"text", text}}}});
     }
     void changeFull(const std::string& uri, const std::string& text, int version) {
-        notify("textDocument/didChange",
-               {{"textDocument", {{"uri", uri}, {"version", version}}}, {"contentChanges", {{{"text", text}}}}});
+        notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", version}}},
+                                          {"contentChanges", {{{"text", text}}}}});
     }
-    void changeRange(const std::string& uri, int version, int l0, int c0, int l1, int c1, const std::string& text) {
-        json range = {{"start", {{"line", l0}, {"character", c0}}}, {"end", {{"line", l1}, {"character", c1}}}};
+    void changeRange(const std::string& uri, int version, int l0, int c0, int l1, int c1,
+                     const std::string& text) {
+        json range = {{"start", {{"line", l0}, {"character", c0}}},
+                      {"end", {{"line", l1}, {"character", c1}}}};
         notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", version}}},
                                           {"contentChanges", {{{"range", range}, {"text", text}}}}});
     }
@@ -203,7 +209,7 @@ public:
         return -1;
     }
 
-private:
+  private:
     void readLoop() {
         std::string buf;
         char chunk[65536];

@@ -69,9 +69,13 @@ int main(void) {
 }
 )";
 
-std::string uriOf(const std::string& name) { return "file:///skein-lsp-test/" + name; }
+std::string uriOf(const std::string& name) {
+    return "file:///skein-lsp-test/" + name;
+}
 
-json diagnosticsOf(const json& publish) { return publish["diagnostics"]; }
+json diagnosticsOf(const json& publish) {
+    return publish["diagnostics"];
+}
 
 std::vector<json> withCode(const json& diags, const std::string& code) {
     std::vector<json> out;
@@ -88,7 +92,7 @@ std::string readFile(const std::string& path) {
 }
 
 class Lsp : public ::testing::Test {
-protected:
+  protected:
     LspClient client{SKEIN_BINARY};
 };
 
@@ -145,19 +149,22 @@ TEST_F(Lsp, IncrementalEditsAreAppliedInUtf16Coordinates) {
     std::string uri = uriOf("race.c");
     client.open(uri, kRace);
     ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
-    // Delete line 6 (`  x = 2;`) and re-insert it after the join (now line 6): the fix, as two incremental edits.
-    client.notify("textDocument/didChange",
-                  {{"textDocument", {{"uri", uri}, {"version", 2}}},
-                   {"contentChanges",
-                    {{{"range", {{"start", {{"line", 6}, {"character", 0}}}, {"end", {{"line", 7}, {"character", 0}}}}},
-                      {"text", ""}},
-                     {{"range", {{"start", {{"line", 7}, {"character", 0}}}, {"end", {{"line", 7}, {"character", 0}}}}},
-                      {"text", "  x = 2; /* \xc3\xa9\xf0\x9f\x98\x80 */\n"}}}}});
+    // Delete line 6 (`  x = 2;`) and re-insert it after the join (now line 6): the fix, as two incremental
+    // edits.
+    client.notify(
+        "textDocument/didChange",
+        {{"textDocument", {{"uri", uri}, {"version", 2}}},
+         {"contentChanges",
+          {{{"range", {{"start", {{"line", 6}, {"character", 0}}}, {"end", {{"line", 7}, {"character", 0}}}}},
+            {"text", ""}},
+           {{"range", {{"start", {{"line", 7}, {"character", 0}}}, {"end", {{"line", 7}, {"character", 0}}}}},
+            {"text", "  x = 2; /* \xc3\xa9\xf0\x9f\x98\x80 */\n"}}}}});
     ASSERT_TRUE(client.waitStatus(uri, 2, "done"));
     EXPECT_TRUE(diagnosticsOf(*client.lastDiagnostics(uri)).empty());
     // A change whose range is outside the document is rejected (logged), and the server carries on.
     client.changeRange(uri, 3, 400, 0, 401, 0, "junk");
-    ASSERT_TRUE(client.waitFor([](const json& m) { return m.value("method", "") == "window/logMessage"; }, 5s));
+    ASSERT_TRUE(
+        client.waitFor([](const json& m) { return m.value("method", "") == "window/logMessage"; }, 5s));
     int id = client.request("skein/statistics", {{"textDocument", {{"uri", uri}}}});
     auto r = client.response(id);
     ASSERT_TRUE(r);
@@ -172,7 +179,8 @@ TEST_F(Lsp, CommentOnlyEditReusesTheResultAndMovesTheDiagnostic) {
     auto before = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "assertion");
     ASSERT_EQ(before.size(), 1u);
     EXPECT_EQ(before[0]["range"]["start"]["line"], 10);
-    EXPECT_NE(before[0]["message"].get<std::string>().find("assertion `counter == 2` fails when"), std::string::npos)
+    EXPECT_NE(before[0]["message"].get<std::string>().find("assertion `counter == 2` fails when"),
+              std::string::npos)
         << before[0]["message"];
 
     client.changeRange(uri, 2, 0, 0, 0, 0, "/* a comment\n   over two lines */\n");
@@ -189,7 +197,8 @@ TEST_F(Lsp, CommentOnlyEditReusesTheResultAndMovesTheDiagnostic) {
     auto races = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "data_race");
     ASSERT_EQ(races.size(), 1u);
     EXPECT_EQ(races[0]["range"]["start"]["line"], 5);
-    EXPECT_NE(races[0]["message"].get<std::string>().find("line 6"), std::string::npos) << races[0]["message"];
+    EXPECT_NE(races[0]["message"].get<std::string>().find("line 6"), std::string::npos)
+        << races[0]["message"];
 }
 
 TEST_F(Lsp, AfterARealEditThePreviousCounterexampleIsReplayedFirst) {
@@ -220,7 +229,8 @@ TEST_F(Lsp, BurstOf200EditsPublishesOnlyTheLastVersion) {
     ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
     size_t mark = client.count();
     for (int v = 2; v <= 201; ++v)
-        client.changeFull(uri, std::string(v % 2 ? kRace : kRaceFixed) + "// edit " + std::to_string(v) + "\n", v);
+        client.changeFull(uri,
+                          std::string(v % 2 ? kRace : kRaceFixed) + "// edit " + std::to_string(v) + "\n", v);
     ASSERT_TRUE(client.waitStatus(uri, 201, "done", 60s));
     std::this_thread::sleep_for(200ms);
     for (const Received& r : client.all()) {
@@ -265,7 +275,8 @@ TEST_F(Lsp, CancelStopsTheExplorationPromptly) {
     auto superseded = client.waitFor(
         [&](const json& m) {
             return m.value("method", "") == "skein/status" && m["params"]["version"] == 1 &&
-                   m["params"]["state"] == "cancelled" && m["params"].value("message", "").find("superseded") == 0;
+                   m["params"]["state"] == "cancelled" &&
+                   m["params"].value("message", "").find("superseded") == 0;
         },
         10s, &from);
     EXPECT_TRUE(superseded);
@@ -282,7 +293,7 @@ TEST_F(Lsp, MalformedMessagesAndUnknownMethodsGetErrorsAndTheServerCarriesOn) {
     auto parse = client.waitFor([](const json& m) { return m.contains("error") && m["id"].is_null(); }, 5s);
     ASSERT_TRUE(parse);
     EXPECT_EQ(parse->message["error"]["code"], -32700);
-    client.writeAll("X-Garbage: 1\r\n\r\n");                 // a header without Content-Length
+    client.writeAll("X-Garbage: 1\r\n\r\n");                     // a header without Content-Length
     client.sendRaw(R"({"jsonrpc":"1.0","id":77,"method":"x"})"); // not JSON-RPC 2.0
     auto bad = client.response(77);
     ASSERT_TRUE(bad);
@@ -290,7 +301,8 @@ TEST_F(Lsp, MalformedMessagesAndUnknownMethodsGetErrorsAndTheServerCarriesOn) {
     auto unknown = client.response(client.request("skein/noSuchMethod", json::object()));
     ASSERT_TRUE(unknown);
     EXPECT_EQ((*unknown)["error"]["code"], -32601);
-    auto noDoc = client.response(client.request("textDocument/codeLens", {{"textDocument", {{"uri", uriOf("x.c")}}}}));
+    auto noDoc =
+        client.response(client.request("textDocument/codeLens", {{"textDocument", {{"uri", uriOf("x.c")}}}}));
     ASSERT_TRUE(noDoc);
     EXPECT_EQ((*noDoc)["error"]["code"], -32602);
     auto badParams = client.response(client.request("textDocument/hover", {{"textDocument", 5}}));
@@ -356,7 +368,8 @@ TEST_F(Lsp, CounterexampleRequestReturnsTheSameDataAsCheckJson) {
     auto races = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "data_race");
     ASSERT_EQ(races.size(), 1u);
     std::string id = races[0]["data"]["counterexample"];
-    auto r = client.response(client.request("skein/counterexample", {{"textDocument", {{"uri", uri}}}, {"id", id}}));
+    auto r = client.response(
+        client.request("skein/counterexample", {{"textDocument", {{"uri", uri}}}, {"id", id}}));
     ASSERT_TRUE(r);
     const json& err = (*r)["result"]["error"];
     EXPECT_FALSE(err["trace"].empty());
@@ -395,21 +408,25 @@ TEST_F(Lsp, CodeLensHoverStatisticsAndCommands) {
     ASSERT_FALSE((*lens)["result"].empty());
     const json& l = (*lens)["result"][0];
     EXPECT_EQ(l["range"]["start"]["line"], 3); // main
-    EXPECT_NE(l["command"]["title"].get<std::string>().find("data race on `x`"), std::string::npos) << l.dump();
+    EXPECT_NE(l["command"]["title"].get<std::string>().find("data race on `x`"), std::string::npos)
+        << l.dump();
     EXPECT_EQ(l["command"]["command"], "skein.showTrace");
-    auto trace = client.response(client.request("workspace/executeCommand",
-                                                {{"command", "skein.showTrace"}, {"arguments", l["command"]["arguments"]}}));
+    auto trace = client.response(
+        client.request("workspace/executeCommand",
+                       {{"command", "skein.showTrace"}, {"arguments", l["command"]["arguments"]}}));
     ASSERT_TRUE(trace);
     EXPECT_EQ((*trace)["result"]["error"]["kind"], "data_race");
 
-    auto hover = client.response(client.request(
-        "textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 6}, {"character", 2}}}}));
+    auto hover = client.response(
+        client.request("textDocument/hover",
+                       {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 6}, {"character", 2}}}}));
     ASSERT_TRUE(hover);
     std::string md = (*hover)["result"]["contents"]["value"];
     EXPECT_NE(md.find("thread 1"), std::string::npos) << md;
     EXPECT_NE(md.find("Race"), std::string::npos) << md;
-    auto noHover = client.response(client.request(
-        "textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 4}, {"character", 3}}}}));
+    auto noHover = client.response(
+        client.request("textDocument/hover",
+                       {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 4}, {"character", 3}}}}));
     ASSERT_TRUE(noHover);
     EXPECT_TRUE((*noHover)["result"].is_null());
 
@@ -417,7 +434,8 @@ TEST_F(Lsp, CodeLensHoverStatisticsAndCommands) {
     ASSERT_TRUE(stats);
     EXPECT_GT((*stats)["result"]["stats"]["executions"].get<int>(), 0);
 
-    client.request("workspace/executeCommand", {{"command", "skein.setAlgorithm"}, {"arguments", {uri, "dfs"}}});
+    client.request("workspace/executeCommand",
+                   {{"command", "skein.setAlgorithm"}, {"arguments", {uri, "dfs"}}});
     auto dfs = client.waitFor(
         [&](const json& m) {
             return m.value("method", "") == "skein/status" && m["params"]["state"] == "done" &&
@@ -430,7 +448,8 @@ TEST_F(Lsp, CodeLensHoverStatisticsAndCommands) {
     client.changeFull(uri, kRaceFixed, 2);
     ASSERT_TRUE(client.waitStatus(uri, 2, "done"));
     lens = client.response(client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}}));
-    EXPECT_NE((*lens)["result"][0]["command"]["title"].get<std::string>().find("no errors"), std::string::npos);
+    EXPECT_NE((*lens)["result"][0]["command"]["title"].get<std::string>().find("no errors"),
+              std::string::npos);
 }
 
 TEST_F(Lsp, SettingsFilterErrorKindsAndUndoIsAnsweredFromTheCache) {
@@ -438,7 +457,8 @@ TEST_F(Lsp, SettingsFilterErrorKindsAndUndoIsAnsweredFromTheCache) {
     std::string uri = uriOf("lost_update.c");
     client.open(uri, kLostUpdate);
     ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
-    client.notify("workspace/didChangeConfiguration", {{"settings", {{"skein", {{"reportKinds", {"assertion"}}}}}}});
+    client.notify("workspace/didChangeConfiguration",
+                  {{"settings", {{"skein", {{"reportKinds", {"assertion"}}}}}}});
     ASSERT_TRUE(client.waitFor(
         [&](const json& m) {
             return m.value("method", "") == "skein/status" && m["params"]["state"] == "done" &&
@@ -467,14 +487,16 @@ TEST_F(Lsp, UndefinedBehaviourIsReportedAtItsLine) {
     auto mem = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "memory");
     ASSERT_EQ(mem.size(), 1u);
     EXPECT_EQ(mem[0]["range"]["start"]["line"], 22); // `buf[0] = 42;` (examples/use_after_free.c:23)
-    EXPECT_NE(mem[0]["message"].get<std::string>().find("after the main thread freed it at line 35"), std::string::npos)
+    EXPECT_NE(mem[0]["message"].get<std::string>().find("after the main thread freed it at line 35"),
+              std::string::npos)
         << mem[0]["message"];
     EXPECT_EQ(mem[0]["relatedInformation"][0]["location"]["range"]["start"]["line"], 34);
 }
 
 TEST_F(Lsp, ConfigurationIsPulledWhenTheClientSupportsIt) {
     client.initialize(json::object(), false, /*configuration=*/true);
-    auto ask = client.waitFor([](const json& m) { return m.value("method", "") == "workspace/configuration"; }, 5s);
+    auto ask =
+        client.waitFor([](const json& m) { return m.value("method", "") == "workspace/configuration"; }, 5s);
     ASSERT_TRUE(ask);
     EXPECT_EQ(ask->message["params"]["items"][0]["section"], "skein");
     client.respond(ask->message["id"], json::array({{{"reportKinds", {"assertion"}}, {"algorithm", "dfs"}}}));
@@ -489,8 +511,8 @@ TEST_F(Lsp, ConfigurationIsPulledWhenTheClientSupportsIt) {
     // didChangeConfiguration makes the server ask again.
     size_t from = client.count();
     client.notify("workspace/didChangeConfiguration", {{"settings", nullptr}});
-    auto again = client.waitFor([](const json& m) { return m.value("method", "") == "workspace/configuration"; }, 5s,
-                                &from);
+    auto again = client.waitFor(
+        [](const json& m) { return m.value("method", "") == "workspace/configuration"; }, 5s, &from);
     ASSERT_TRUE(again);
     client.respond(again->message["id"], json::array({json::object()}));
 }
@@ -527,12 +549,14 @@ TEST_F(Lsp, ExecutionBudgetGivesABoundedPartialResult) {
     auto done = client.waitStatus(uri, 1, "done");
     ASSERT_TRUE(done);
     EXPECT_EQ(done->message["params"]["verdict"], "bounded");
-    EXPECT_NE(done->message["params"]["message"].get<std::string>().find("execution budget"), std::string::npos);
+    EXPECT_NE(done->message["params"]["message"].get<std::string>().find("execution budget"),
+              std::string::npos);
     auto bounded = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "bounded");
     ASSERT_EQ(bounded.size(), 1u);
     EXPECT_EQ(bounded[0]["severity"], 3);
     auto lens = client.response(client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}}));
-    EXPECT_NE((*lens)["result"][0]["command"]["title"].get<std::string>().find("(bounded)"), std::string::npos);
+    EXPECT_NE((*lens)["result"][0]["command"]["title"].get<std::string>().find("(bounded)"),
+              std::string::npos);
 }
 
 TEST_F(Lsp, SeveralDocumentsAreCheckedIndependently) {
@@ -581,8 +605,10 @@ TEST(LspSoak, FiveThousandEditsAcrossThreeDocumentsInBoundedMemory) {
         int version = ++versions[d];
         // Real changes (a different constant each time: a new fingerprint, cache churn) and comment edits.
         std::string text = std::string(texts[(size_t(e) / 3 + d) % 3]);
-        if (e % 2) text += "int soak_" + std::to_string(e % 97) + " = " + std::to_string(e) + ";\n";
-        else text += "// comment " + std::to_string(e) + "\n";
+        if (e % 2)
+            text += "int soak_" + std::to_string(e % 97) + " = " + std::to_string(e) + ";\n";
+        else
+            text += "// comment " + std::to_string(e) + "\n";
         client.changeFull(uris[d], text, version);
         if (e % 10 == 9) std::this_thread::sleep_for(15ms); // let checks start (and be superseded mid-way)
         if (e % 50 == 49) {
@@ -591,12 +617,14 @@ TEST(LspSoak, FiveThousandEditsAcrossThreeDocumentsInBoundedMemory) {
             peakRss = std::max(peakRss, rss);
         }
     }
-    for (size_t d = 0; d < uris.size(); ++d) ASSERT_TRUE(client.waitStatus(uris[d], versions[d], "done", 120s)) << uris[d];
+    for (size_t d = 0; d < uris.size(); ++d)
+        ASSERT_TRUE(client.waitStatus(uris[d], versions[d], "done", 120s)) << uris[d];
     long hwm = client.rssKb("VmHWM:");
     size_t done = 0;
     for (const Received& r : client.all())
         done += r.message.value("method", "") == "skein/status" && r.message["params"]["state"] == "done";
-    std::printf("soak: RSS after 500 edits %ld kB, peak sampled %ld kB, VmHWM %ld kB, %zu messages, %zu checks done\n",
+    std::printf("soak: RSS after 500 edits %ld kB, peak sampled %ld kB, VmHWM %ld kB, %zu messages, %zu "
+                "checks done\n",
                 firstRss, peakRss, hwm, client.count(), done);
     EXPECT_LT(hwm, 400 * 1024) << "peak RSS over 400 MB";
     EXPECT_LT(peakRss - firstRss, 64 * 1024) << "RSS grew by more than 64 MB after the first 500 edits";

@@ -49,28 +49,34 @@ std::string replaced(std::string s, const std::string& from, const std::string& 
 TEST(LspFingerprint, IgnoresCommentsFormattingAndShiftedLines) {
     auto base = lowered(kLostUpdate);
     auto comment = lowered(std::string("/* two\n   lines */\n") + kLostUpdate);
-    auto format = lowered(replaced(kLostUpdate, "counter++; return 0;", "\n    counter++;\n\n    return 0;\n"));
+    auto format =
+        lowered(replaced(kLostUpdate, "counter++; return 0;", "\n    counter++;\n\n    return 0;\n"));
     ASSERT_TRUE(base && comment && format);
-    EXPECT_EQ(program::positionIndependentFingerprint(*base), program::positionIndependentFingerprint(*comment));
-    EXPECT_EQ(program::positionIndependentFingerprint(*base), program::positionIndependentFingerprint(*format));
+    EXPECT_EQ(program::positionIndependentFingerprint(*base),
+              program::positionIndependentFingerprint(*comment));
+    EXPECT_EQ(program::positionIndependentFingerprint(*base),
+              program::positionIndependentFingerprint(*format));
     // Why Fingerprint.h exists: Program::fingerprint hashes assert()'s line argument.
     EXPECT_NE(base->fingerprint, comment->fingerprint);
 }
 
 TEST(LspFingerprint, SeparatesRealChanges) {
     auto base = lowered(kLostUpdate);
-    for (auto [from, to] : {std::pair{"counter == 2", "counter == 3"}, std::pair{"counter++;", "counter += 2;"},
-                            std::pair{"int counter;", "int counter; int other;"},
-                            std::pair{"return 0;\n}\n)", "return 1;\n}\n)"}}) {
+    for (auto [from, to] :
+         {std::pair{"counter == 2", "counter == 3"}, std::pair{"counter++;", "counter += 2;"},
+          std::pair{"int counter;", "int counter; int other;"},
+          std::pair{"return 0;\n}\n)", "return 1;\n}\n)"}}) {
         std::string text = kLostUpdate;
         if (text.find(from) == std::string::npos) continue;
         auto changed = lowered(replaced(text, from, to));
         ASSERT_TRUE(changed);
-        EXPECT_NE(program::positionIndependentFingerprint(*base), program::positionIndependentFingerprint(*changed))
+        EXPECT_NE(program::positionIndependentFingerprint(*base),
+                  program::positionIndependentFingerprint(*changed))
             << from << " -> " << to;
     }
     // An assert() whose line constant is also used elsewhere keeps it in the hash (only its value moves).
-    std::string shared = replaced(kLostUpdate, "assert(counter == 2);", "assert(counter == 2); counter = 11;");
+    std::string shared =
+        replaced(kLostUpdate, "assert(counter == 2);", "assert(counter == 2); counter = 11;");
     auto a = lowered(shared), b = lowered(replaced(shared, "counter = 11;", "counter = 12;"));
     EXPECT_NE(program::positionIndependentFingerprint(*a), program::positionIndependentFingerprint(*b));
 }
@@ -139,7 +145,8 @@ TEST(LspScheduler, ANewerTaskSupersedesTheQueuedOneAndCancelsTheRunningOne) {
     Scheduler s(2, 1);
     std::atomic<int> ran{0}, lastRun{0};
     for (int v = 1; v <= 50; ++v)
-        s.schedule("doc", [&, v](const std::atomic<bool>&) { ++ran, lastRun = v; }, 30ms);
+        s.schedule(
+            "doc", [&, v](const std::atomic<bool>&) { ++ran, lastRun = v; }, 30ms);
     ASSERT_TRUE(s.waitIdle(5s));
     EXPECT_EQ(ran, 1);
     EXPECT_EQ(lastRun, 50);
@@ -155,7 +162,8 @@ TEST(LspScheduler, ANewerTaskSupersedesTheQueuedOneAndCancelsTheRunningOne) {
         },
         0ms);
     while (!started) std::this_thread::sleep_for(1ms);
-    s.schedule("doc", [&](const std::atomic<bool>&) { lastRun = 99; }, 0ms);
+    s.schedule(
+        "doc", [&](const std::atomic<bool>&) { lastRun = 99; }, 0ms);
     ASSERT_TRUE(s.waitIdle(5s));
     EXPECT_TRUE(sawCancel);
     EXPECT_EQ(lastRun, 99);
@@ -165,15 +173,17 @@ TEST(LspScheduler, RunsAtMostTheConfiguredNumberOfTasksAtOnce) {
     Scheduler s(4, 2);
     std::atomic<int> now{0}, peak{0};
     for (int d = 0; d < 6; ++d)
-        s.schedule("doc" + std::to_string(d),
-                   [&](const std::atomic<bool>&) {
-                       int n = ++now;
-                       int p = peak;
-                       while (n > p && !peak.compare_exchange_weak(p, n)) {}
-                       std::this_thread::sleep_for(20ms);
-                       --now;
-                   },
-                   0ms);
+        s.schedule(
+            "doc" + std::to_string(d),
+            [&](const std::atomic<bool>&) {
+                int n = ++now;
+                int p = peak;
+                while (n > p && !peak.compare_exchange_weak(p, n)) {
+                }
+                std::this_thread::sleep_for(20ms);
+                --now;
+            },
+            0ms);
     ASSERT_TRUE(s.waitIdle(5s));
     EXPECT_EQ(peak, 2);
 }
