@@ -376,6 +376,7 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
         outcome->result = std::move(r);
         outcome->complete = true;
         outcome->variables = sharedVariables(prog, req.options.exec);
+        addTraceAccesses(outcome->variables, *outcome->result);
         std::lock_guard lock(mutex_);
         Document* d = current(uri, generation);
         if (!d) return;
@@ -541,6 +542,7 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
     outcome->result = std::move(r);
     outcome->complete = !cancelled.load();
     outcome->variables = sharedVariables(prog, req.options.exec);
+    addTraceAccesses(outcome->variables, *outcome->result);
     std::vector<Diagnostic> extra;
     LineIndex lines(job.text);
     if (!outcome->result->bounds.empty())

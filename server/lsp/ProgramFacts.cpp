@@ -99,4 +99,16 @@ VariableFacts sharedVariables(const program::Program& p, const exec::ExecOptions
     return out;
 }
 
+void addTraceAccesses(VariableFacts& facts, const report::CheckResult& r) {
+    for (const report::ErrorReport& e : r.errors)
+        for (const report::TraceStep& s : e.trace) {
+            bool read = s.operation == "read" || s.operation == "rmw";
+            bool write = s.operation == "write" || s.operation == "rmw" || s.operation == "free";
+            if ((!read && !write) || s.variable.empty()) continue;
+            std::string name = s.variable.substr(0, s.variable.find('['));
+            if (read) facts[name].insert({s.thread, false, s.location.line});
+            if (write) facts[name].insert({s.thread, true, s.location.line});
+        }
+}
+
 } // namespace skein::lsp

@@ -37,7 +37,7 @@ class LocationMap {
 uint32_t mainLine(const program::Program& p);
 
 // Shared variables and who touches them, from one deterministic execution (the lowest enabled thread always
-// runs next) — an under-approximation: other interleavings may take other paths.
+// runs next) and the counterexamples — an under-approximation: other interleavings may take other paths.
 struct VariableAccess {
     uint32_t thread = 0;
     bool write = false;
@@ -48,5 +48,7 @@ struct VariableAccess {
 };
 using VariableFacts = std::map<std::string, std::set<VariableAccess>>; // base name ("flag" for flag[1])
 VariableFacts sharedVariables(const program::Program& p, const exec::ExecOptions& opts);
+// Adds the accesses of every counterexample trace of `r` (other interleavings than the one above).
+void addTraceAccesses(VariableFacts& facts, const report::CheckResult& r);
 
 } // namespace skein::lsp
