@@ -2,18 +2,13 @@
 
 #include <chrono>
 
+#include "core/explore/RaceDetector.h"
 #include "core/frontend/Frontend.h"
 #include "core/program/Lower.h"
 
 namespace skein {
 
-std::expected<report::CheckResult, CheckFailure> check(const CheckRequest& req, explore::Observer* obs) {
-    const explore::ExplorerInfo* explorer = explore::findExplorer(req.algorithm);
-    if (!explorer) {
-        report::Diagnostic d;
-        d.message = "unknown algorithm `" + req.algorithm + "`";
-        return std::unexpected(CheckFailure{{d}});
-    }
+std::expected<PreparedProgram, CheckFailure> prepare(const CheckRequest& req) {
     auto t0 = std::chrono::steady_clock::now();
     auto compiled = frontend::compile({req.path, req.contents, req.clangFlags});
     if (!compiled) return std::unexpected(CheckFailure{std::move(compiled.error().diagnostics)});
@@ -25,16 +20,82 @@ std::expected<report::CheckResult, CheckFailure> check(const CheckRequest& req, 
         d.message = program.error().message;
         return std::unexpected(CheckFailure{{d}});
     }
-    double compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    report::CheckResult r = explorer->run(*program, req.options, obs);
+    PreparedProgram out;
+    out.program = std::make_shared<const program::Program>(std::move(*program));
+    out.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+std::expected<report::CheckResult, CheckFailure> exploreProgram(const program::Program& program,
+                                                                const CheckRequest& req, explore::Observer* obs) {
+    const explore::ExplorerInfo* explorer = explore::findExplorer(req.algorithm);
+    if (!explorer) {
+        report::Diagnostic d;
+        d.message = "unknown algorithm `" + req.algorithm + "`";
+        return std::unexpected(CheckFailure{{d}});
+    }
+    report::CheckResult r = explorer->run(program, req.options, obs);
     if (r.explorerLimit && req.fallbackToDfs && req.algorithm != "dfs") {
         std::string why = *r.explorerLimit;
-        r = explore::findExplorer("dfs")->run(*program, req.options, obs);
+        r = explore::findExplorer("dfs")->run(program, req.options, obs);
         r.notes.push_back(req.algorithm + " cannot explore this program (" + why + "); dfs was used instead");
     }
     r.file = req.path;
-    r.stats.compileMs = compileMs;
     return r;
+}
+
+std::expected<report::CheckResult, CheckFailure> check(const CheckRequest& req, explore::Observer* obs) {
+    if (!explore::findExplorer(req.algorithm)) {
+        report::Diagnostic d;
+        d.message = "unknown algorithm `" + req.algorithm + "`";
+        return std::unexpected(CheckFailure{{d}});
+    }
+    auto prepared = prepare(req);
+    if (!prepared) return std::unexpected(std::move(prepared.error()));
+    auto r = exploreProgram(*prepared->program, req, obs);
+    if (r) r->stats.compileMs = prepared->compileMs;
+    return r;
+}
+
+ReplayResult replay(const program::Program& program, const std::vector<report::Decision>& schedule,
+                    const explore::ExploreOptions& options) {
+    auto t0 = std::chrono::steady_clock::now();
+    ReplayResult out;
+    exec::Executor ex(program, options.exec);
+    std::vector<report::Decision> taken;
+    auto enabledOf = [&](uint32_t t) { return t < ex.numThreads() && ex.enabled(t); };
+    for (const report::Decision& d : schedule) {
+        if (ex.status() != exec::ExecStatus::Running) break;
+        if (!enabledOf(d.thread) || d.choice >= ex.thread(d.thread).choices ||
+            (ex.exclusiveThread() != model::kNoThread && ex.exclusiveThread() != d.thread)) {
+            out.diverged = true;
+            break;
+        }
+        ex.step(d.thread, d.choice);
+        taken.push_back(d);
+        ++out.followed;
+    }
+    // Complete the execution deterministically; the step bounds of ExecOptions keep it finite.
+    while (ex.status() == exec::ExecStatus::Running) {
+        uint32_t next = model::kNoThread;
+        if (ex.exclusiveThread() != model::kNoThread && enabledOf(ex.exclusiveThread()))
+            next = ex.exclusiveThread();
+        for (uint32_t t = 0; next == model::kNoThread && t < ex.numThreads(); ++t)
+            if (ex.enabled(t)) next = t;
+        if (next == model::kNoThread) break;
+        if (options.cancelled && options.cancelled()) break;
+        ex.step(next, 0);
+        taken.push_back({next, 0});
+    }
+    explore::ExploreOptions collectOptions;
+    collectOptions.maxErrors = options.maxErrors;
+    collectOptions.detectRaces = options.detectRaces;
+    explore::ErrorCollector errors(collectOptions, nullptr);
+    explore::RaceDetector races;
+    explore::collectErrors(errors, options.detectRaces ? &races : nullptr, ex, taken);
+    out.errors = errors.take();
+    out.elapsedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return out;
 }
 
 } // namespace skein

@@ -2,6 +2,7 @@
 // The whole pipeline, file → verdict: compile (core/frontend), lower (core/program), explore (core/explore).
 // Used by `skein check` and, later, by the language server.
 #include <expected>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,5 +28,30 @@ struct CheckFailure {
 };
 
 std::expected<report::CheckResult, CheckFailure> check(const CheckRequest& req, explore::Observer* obs = nullptr);
+
+// The pipeline in two halves, for callers that keep the lowered program between checks (the language server:
+// fingerprints, replaying a counterexample's schedule, mapping locations after an edit).
+// check(req) == prepare(req) then exploreProgram(*prepared.program, req).
+struct PreparedProgram {
+    std::shared_ptr<const program::Program> program; // immutable once lowered; shared with the caller
+    double compileMs = 0;
+};
+std::expected<PreparedProgram, CheckFailure> prepare(const CheckRequest& req);
+// Explores a prepared program with req's algorithm (and the dfs fallback); `req.path` names the result's file.
+std::expected<report::CheckResult, CheckFailure> exploreProgram(const program::Program& program,
+                                                                const CheckRequest& req,
+                                                                explore::Observer* obs = nullptr);
+
+// Runs one execution that follows `schedule` as long as its decisions apply to `program` (a counterexample's
+// schedule, perhaps from an earlier version of the program), then completes it by always running the lowest
+// enabled thread. Reports the errors that execution ends with (with traces and schedules), as an explorer would.
+struct ReplayResult {
+    std::vector<report::ErrorReport> errors;
+    size_t followed = 0;   // decisions of `schedule` that applied
+    bool diverged = false; // some decision did not apply (the thread was not enabled, or the choice out of range)
+    double elapsedMs = 0;
+};
+ReplayResult replay(const program::Program& program, const std::vector<report::Decision>& schedule,
+                    const explore::ExploreOptions& options);
 
 } // namespace skein
