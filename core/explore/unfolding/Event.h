@@ -74,8 +74,7 @@ struct UEvent {
     std::vector<UEvent*> threadChildren; // events whose pt is this event
     Summary summary;       // of [e], e included
     model::Event label;    // kind and address of the action (values are known once executed)
-    std::vector<uint64_t> key; // identity in the index: (thread, choice, action, pt, maximal predecessors)
-    uint64_t keyHash = 0;      // EventIndex::hash(key)
+    uint64_t keyHash = 0;  // EventIndex::hash of its identity (thread, choice, action, pt, maximal predecessors)
 
     // Bookkeeping of the exploration.
     bool inU = false;

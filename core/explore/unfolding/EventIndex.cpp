@@ -6,9 +6,6 @@
 
 namespace skein::explore::unfolding {
 
-namespace {
-UEvent* const kTombstone = reinterpret_cast<UEvent*>(uintptr_t(1));
-}
 
 uint64_t EventIndex::hash(std::span<const uint64_t> key) {
     uint64_t h = 1469598103934665603ull;
@@ -16,21 +13,11 @@ uint64_t EventIndex::hash(std::span<const uint64_t> key) {
     return h ^ (h >> 29); // the low bits pick the slot: fold the high ones in
 }
 
-UEvent* EventIndex::find(std::span<const uint64_t> key, uint64_t h) const {
-    if (slots_.empty()) return nullptr;
-    size_t mask = slots_.size() - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-        const Slot& s = slots_[i];
-        if (!s.e) return nullptr;
-        if (s.e != kTombstone && s.hash == h && std::ranges::equal(s.e->key, key)) return s.e;
-    }
-}
-
 void EventIndex::insert(UEvent* e) {
     if (2 * (used_ + 1) > slots_.size()) grow();
     size_t mask = slots_.size() - 1;
     size_t i = e->keyHash & mask;
-    while (slots_[i].e && slots_[i].e != kTombstone) i = (i + 1) & mask;
+    while (slots_[i].e && slots_[i].e != tombstone()) i = (i + 1) & mask;
     if (!slots_[i].e) ++used_;
     slots_[i] = {e->keyHash, e};
     ++size_;
@@ -41,7 +28,7 @@ void EventIndex::erase(const UEvent* e) {
     size_t mask = slots_.size() - 1;
     for (size_t i = e->keyHash & mask; slots_[i].e; i = (i + 1) & mask)
         if (slots_[i].e == e) {
-            slots_[i].e = kTombstone;
+            slots_[i].e = tombstone();
             --size_;
             return;
         }
@@ -55,7 +42,7 @@ void EventIndex::grow() {
     slots_.assign(cap, Slot{});
     used_ = size_ = 0;
     for (const Slot& s : old)
-        if (s.e && s.e != kTombstone) insert(s.e);
+        if (s.e && s.e != tombstone()) insert(s.e);
 }
 
 } // namespace skein::explore::unfolding

@@ -231,11 +231,13 @@ std::vector<UEvent*> predecessors(const UEvent& e) {
 
 namespace {
 // (thread, choice, action, canonical set of maximal predecessors): determines the history, hence the event.
-// Computed from the description, before any event is allocated: most look-ups find an existing event.
-template <class Preds>
-std::vector<uint64_t> keyFrom(const EventSpec& spec, const Preds& preds, const EventStructure& es) {
-    std::vector<uint64_t> key = {spec.thread, spec.choice, uint64_t(spec.label.kind), spec.label.addr,
-                                 spec.pt ? spec.pt->id : 0};
+// Computed from the description, before any event is allocated (most look-ups find an existing event), and from a
+// stored event when a look-up meets one with the same hash (events do not keep their key: it would cost ~80 bytes
+// each).
+std::vector<uint64_t> keyFrom(ThreadId thread, uint32_t choice, const model::Event& label, const UEvent* pt,
+                              const std::vector<UEvent*>& preds, const EventStructure& es) {
+    std::vector<uint64_t> key = {thread, choice, uint64_t(label.kind), label.addr, pt ? pt->id : 0};
+    key.reserve(key.size() + preds.size());
     size_t first = key.size();
     for (UEvent* p : preds) {
         bool dominated = false;
@@ -249,7 +251,16 @@ std::vector<uint64_t> keyFrom(const EventSpec& spec, const Preds& preds, const E
     std::sort(key.begin() + first, key.end());
     return key;
 }
+std::vector<uint64_t> keyFrom(const EventSpec& spec, const std::vector<UEvent*>& preds, const EventStructure& es) {
+    return keyFrom(spec.thread, spec.choice, spec.label, spec.pt, preds, es);
+}
 } // namespace
+
+UEvent* EventStructure::lookUp(const std::vector<uint64_t>& key, uint64_t h) const {
+    return index_.find(h, [&](const UEvent* e) {
+        return keyFrom(e->thread, e->choice, e->label, e->pt, predecessors(*e), *this) == key;
+    });
+}
 
 Summary EventStructure::mergeSummaries(const std::vector<UEvent*>& events) const {
     Summary s;
@@ -293,7 +304,7 @@ std::vector<UEvent*> EventStructure::predecessorsOf(const EventSpec& spec) {
 
 UEvent* EventStructure::find(const EventSpec& spec) const {
     std::vector<uint64_t> key = keyFrom(spec, predecessorsOf(spec), *this);
-    return index_.find(key, EventIndex::hash(key));
+    return lookUp(key, EventIndex::hash(key));
 }
 
 UEvent* EventStructure::treeMaxOf(const std::vector<UEvent*>& events, const Resource& r) const {
@@ -313,7 +324,7 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     std::vector<UEvent*> preds = predecessorsOf(spec);
     std::vector<uint64_t> key = keyFrom(spec, preds, *this);
     uint64_t h = EventIndex::hash(key);
-    if (UEvent* found = index_.find(key, h)) {
+    if (UEvent* found = lookUp(key, h)) {
         if (created) *created = false;
         return found;
     }
@@ -345,7 +356,6 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
         if (pos != s.entries.end() && pos->sameKey(own)) *pos = own;
         else s.entries.insert(pos, own);
     }
-    ev->key = std::move(key);
     ev->keyHash = h;
     index_.insert(ev);
     link(ev);

@@ -120,6 +120,7 @@ private:
     std::map<Resource, std::vector<UEvent*>> resourceRoots_, initReaders_;
     std::vector<UEvent*>& childrenList(UEvent* parent, const Resource& r, bool readers);
     static std::vector<UEvent*> predecessorsOf(const EventSpec& spec);
+    UEvent* lookUp(const std::vector<uint64_t>& key, uint64_t hash) const;
     void link(UEvent* e);
     void unlink(UEvent* e);
     bool memoryConflict(const UEvent* a, const Summary& bSummary, const UEvent* bEvent) const;
