@@ -234,10 +234,9 @@ namespace {
 // Computed from the description, before any event is allocated (most look-ups find an existing event), and from a
 // stored event when a look-up meets one with the same hash (events do not keep their key: it would cost ~80 bytes
 // each).
-std::vector<uint64_t> keyFrom(ThreadId thread, uint32_t choice, const model::Event& label, const UEvent* pt,
-                              const std::vector<UEvent*>& preds, const EventStructure& es) {
-    std::vector<uint64_t> key = {thread, choice, uint64_t(label.kind), label.addr, pt ? pt->id : 0};
-    key.reserve(key.size() + preds.size());
+void keyInto(std::vector<uint64_t>& key, ThreadId thread, uint32_t choice, const model::Event& label, const UEvent* pt,
+             const std::vector<UEvent*>& preds, const EventStructure& es) {
+    key.assign({thread, choice, uint64_t(label.kind), label.addr, pt ? pt->id : 0});
     size_t first = key.size();
     for (UEvent* p : preds) {
         bool dominated = false;
@@ -249,16 +248,21 @@ std::vector<uint64_t> keyFrom(ThreadId thread, uint32_t choice, const model::Eve
         if (!dominated && std::find(key.begin() + first, key.end(), p->id) == key.end()) key.push_back(p->id);
     }
     std::sort(key.begin() + first, key.end());
-    return key;
 }
-std::vector<uint64_t> keyFrom(const EventSpec& spec, const std::vector<UEvent*>& preds, const EventStructure& es) {
-    return keyFrom(spec.thread, spec.choice, spec.label, spec.pt, preds, es);
+void predecessorsInto(std::vector<UEvent*>& preds, const UEvent& e) {
+    preds.clear();
+    forEachPredecessor(e, [&](UEvent* q) {
+        preds.push_back(q);
+        return true;
+    });
 }
 } // namespace
 
 UEvent* EventStructure::lookUp(const std::vector<uint64_t>& key, uint64_t h) const {
     return index_.find(h, [&](const UEvent* e) {
-        return keyFrom(e->thread, e->choice, e->label, e->pt, predecessors(*e), *this) == key;
+        predecessorsInto(otherPreds_, *e);
+        keyInto(otherKey_, e->thread, e->choice, e->label, e->pt, otherPreds_, *this);
+        return otherKey_ == key;
     });
 }
 
@@ -291,20 +295,19 @@ Summary EventStructure::mergeSummaries(const std::vector<UEvent*>& events) const
     return s;
 }
 
-std::vector<UEvent*> EventStructure::predecessorsOf(const EventSpec& spec) {
-    std::vector<UEvent*> preds;
-    preds.reserve(1 + spec.causes.size() + spec.accesses.size());
+void EventStructure::predecessorsOf(const EventSpec& spec, std::vector<UEvent*>& preds) {
+    preds.clear();
     if (spec.pt) preds.push_back(spec.pt);
     for (UEvent* c : spec.causes)
         if (c) preds.push_back(c);
     for (const Access& a : spec.accesses)
         if (a.parent) preds.push_back(a.parent);
-    return preds;
 }
 
 UEvent* EventStructure::find(const EventSpec& spec) const {
-    std::vector<uint64_t> key = keyFrom(spec, predecessorsOf(spec), *this);
-    return lookUp(key, EventIndex::hash(key));
+    predecessorsOf(spec, preds_);
+    keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_, *this);
+    return lookUp(key_, EventIndex::hash(key_));
 }
 
 UEvent* EventStructure::treeMaxOf(const std::vector<UEvent*>& events, const Resource& r) const {
@@ -321,10 +324,10 @@ UEvent* EventStructure::treeMaxOf(const std::vector<UEvent*>& events, const Reso
 }
 
 UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
-    std::vector<UEvent*> preds = predecessorsOf(spec);
-    std::vector<uint64_t> key = keyFrom(spec, preds, *this);
-    uint64_t h = EventIndex::hash(key);
-    if (UEvent* found = lookUp(key, h)) {
+    predecessorsOf(spec, preds_);
+    keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_, *this);
+    uint64_t h = EventIndex::hash(key_);
+    if (UEvent* found = lookUp(key_, h)) {
         if (created) *created = false;
         return found;
     }
@@ -346,7 +349,7 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
         a.node.attach(const_cast<TreeNode*>(nodeIn(a.parent, a.res)), step_);
     }
     // Summary of [e]: the causal maximum over the predecessors' summaries, then e itself.
-    ev->summary = mergeSummaries(preds);
+    ev->summary = mergeSummaries(preds_);
     Summary& s = ev->summary;
     if (s.tmax.size() <= ev->thread) s.tmax.resize(ev->thread + 1, nullptr);
     s.tmax[ev->thread] = ev;

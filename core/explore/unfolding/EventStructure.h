@@ -119,7 +119,10 @@ private:
     std::map<ThreadId, std::vector<UEvent*>> threadRoots_;
     std::map<Resource, std::vector<UEvent*>> resourceRoots_, initReaders_;
     std::vector<UEvent*>& childrenList(UEvent* parent, const Resource& r, bool readers);
-    static std::vector<UEvent*> predecessorsOf(const EventSpec& spec);
+    static void predecessorsOf(const EventSpec& spec, std::vector<UEvent*>& preds);
+    // Scratch buffers of the look-ups (kept to avoid allocating on every one).
+    mutable std::vector<UEvent*> preds_, otherPreds_;
+    mutable std::vector<uint64_t> key_, otherKey_;
     UEvent* lookUp(const std::vector<uint64_t>& key, uint64_t hash) const;
     void link(UEvent* e);
     void unlink(UEvent* e);

@@ -43,6 +43,12 @@ template <class F> void forEachReaderPrefix(const std::map<ThreadId, std::vector
 
 std::vector<Access> QporExplorer::accessesFor(const model::Event& l) const {
     std::vector<Access> out;
+    accessesInto(l, out);
+    return out;
+}
+
+void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out) const {
+    out.clear();
     auto add = [&](Resource r, Mode m) {
         for (Access& a : out)
             if (a.res == r) {
@@ -80,12 +86,12 @@ std::vector<Access> QporExplorer::accessesFor(const model::Event& l) const {
     case EventKind::CondBroadcast: add({l.addr, ResKind::Cond}, Mode::Sync); break;
     default: break;
     }
-    return out;
 }
 
 UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& pending,
                                const std::vector<Access>* accesses) {
-    EventSpec spec;
+    EventSpec& spec = specScratch_; // reused: its vectors keep their capacity
+    spec.causes.clear();
     spec.thread = t;
     spec.choice = choice;
     spec.label = pending;
@@ -102,7 +108,8 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
         wakers_[t])
         spec.causes.push_back(wakers_[t]); // the re-acquire after a wait follows the signal that woke it
     spec.baseCauses = uint32_t(spec.causes.size());
-    spec.accesses = accesses ? *accesses : accessesFor(pending);
+    if (accesses) spec.accesses = *accesses;
+    else accessesInto(pending, spec.accesses);
     for (Access& a : spec.accesses) {
         a.parent = F_.treeMax(a.res);
         if (a.mode == Mode::Write) {
@@ -145,8 +152,9 @@ UEvent* QporExplorer::reusableEnabled(size_t depth, ThreadId t, uint32_t choice,
     return nullptr;
 }
 
-std::vector<UEvent*> QporExplorer::enabledEvents(size_t depth) {
-    std::vector<UEvent*> en;
+const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
+    std::vector<UEvent*>& en = stack_[depth].en; // in place: the child reuses it (reusableEnabled)
+    en.clear();
     if (ex_.exclusiveThread() != model::kNoThread) {
         // Sections are executed whole (execute()); C never ends inside one.
         unsupported_ = "internal: a configuration ends inside an atomic section";
@@ -160,7 +168,10 @@ std::vector<UEvent*> QporExplorer::enabledEvents(size_t depth) {
                 es_.addToU(e);
                 en.push_back(e);
             }
-            if (unsupported_) return {};
+            if (unsupported_) {
+                en.clear();
+                return en;
+            }
             continue;
         }
         for (uint32_t c = 0; c < v.choices; ++c) {
@@ -176,7 +187,6 @@ std::vector<UEvent*> QporExplorer::enabledEvents(size_t depth) {
     // thread's). cexp (Alg. 1) only walks acquires in C; the pending one needs the same walk.
     for (ThreadId t = 0; t < ex_.numThreads(); ++t)
         if (ex_.thread(t).state == exec::ThreadState::BlockedLock) blockedPlacements(t);
-    stack_[depth].en = en;
     return en;
 }
 

@@ -197,7 +197,7 @@ report::CheckResult QporExplorer::run() {
         if (n.choose) {
             ensureExecutorAt(d);
             auto t0 = PhaseClock::now();
-            std::vector<UEvent*> en = enabledEvents(d);
+            const std::vector<UEvent*>& en = enabledEvents(d);
             tEx_ += PhaseClock::now() - t0;
             peakU_ = std::max<uint64_t>(peakU_, es_.uSize());
             if (unsupported_ || footprintGrew_) break;

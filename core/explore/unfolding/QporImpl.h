@@ -114,7 +114,7 @@ private:
     void prune();
 
     // Extensions.cpp
-    std::vector<UEvent*> enabledEvents(size_t depth);
+    const std::vector<UEvent*>& enabledEvents(size_t depth);
     UEvent* reusableEnabled(size_t depth, ThreadId t, uint32_t choice, const model::Event& pending) const;
     UEvent* eventFor(ThreadId execTid, uint32_t choice, const model::Event& pending,
                      const std::vector<Access>* accesses = nullptr);
@@ -135,6 +135,8 @@ private:
     void makeEvent(const UEvent& like, std::vector<UEvent*> anchors, std::vector<UEvent*> readers, int choice = -1);
     uint32_t waitersAt(const Resource& cond, const UEvent* node) const;
     std::vector<Access> accessesFor(const model::Event& label) const;
+    void accessesInto(const model::Event& label, std::vector<Access>& out) const;
+    EventSpec specScratch_; // eventFor's description, reused
     bool mutexFreeAfter(const UEvent* node) const;
 
     // Alternatives.cpp
