@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -66,6 +67,26 @@ void printText(std::ostream& os, const report::CheckResult& r) {
     os << "\n            " << s.events << " events, " << s.instructions << " instructions, explored in "
        << formatMs(s.elapsedMs) << ", compiled in " << formatMs(s.compileMs) << ", peak RSS " << s.peakRssKb / 1024
        << " MB\n";
+    // The unfolding explorer's own figures (issue 3: time per event and per execution, and where it goes).
+    auto counter = [&](const char* k) { return s.extra.count(k) ? s.extra.at(k) : 0.0; };
+    if (r.algorithm == "qpor" && s.extra.count("u_peak")) {
+        uint64_t runs = s.executions + s.blocked + s.bounded + s.ssb;
+        double phases[] = {counter("ms_execute"), counter("ms_extensions"), counter("ms_comb"), counter("ms_cex")};
+        double total = s.elapsedMs > 0 ? s.elapsedMs : 1;
+        auto pct = [&](double ms) { return int(100.0 * ms / total + 0.5); };
+    auto micros = [](double us) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, us < 10 ? "%.2f µs" : "%.0f µs", us);
+        return std::string(buf);
+    };
+        os << "qpor:       U " << uint64_t(counter("u_peak")) << " events at most, " << uint64_t(counter("alternatives"))
+           << " alternatives computed (" << uint64_t(counter("alternatives_none")) << " found none); "
+           << micros(s.events ? s.elapsedMs * 1000.0 / double(s.events) : 0) << " per event, "
+           << micros(runs ? s.elapsedMs * 1000.0 / double(runs) : 0) << " per execution\n"
+           << "            time: running the program " << pct(phases[0]) << " %, en(C) " << pct(phases[1])
+           << " %, alternatives (comb) " << pct(phases[2]) << " %, conflicting extensions " << pct(phases[3])
+           << " %\n";
+    }
 }
 
 void printDiagnostics(std::ostream& os, const std::vector<report::Diagnostic>& diags) {
