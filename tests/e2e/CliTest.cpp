@@ -709,13 +709,19 @@ namespace {
 // qpor is the default; on a program it cannot explore it falls back to dfs and says so; chosen explicitly, it
 // reports its limit as an inconclusive result instead.
 TEST_F(Cli, DefaultExplorerFallsBackToDfsWithANote) {
-    // A nondeterministic value inside an SV-COMP atomic section: qpor does not explore those yet.
-    std::string f = write("nondet_atomic.c", R"(#include <pthread.h>
+    // A thread created inside an SV-COMP atomic section: qpor does not explore those yet.
+    std::string f = write("create_atomic.c", R"(#include <pthread.h>
 int __VERIFIER_nondet_int(void);
 void __VERIFIER_atomic_begin(void);
 void __VERIFIER_atomic_end(void);
 int x;
-void *t(void *a) { __VERIFIER_atomic_begin(); x = __VERIFIER_nondet_int() ? 1 : 2; __VERIFIER_atomic_end(); return 0; }
+void *u(void *a) { x = 2; return 0; }
+void *t(void *a) {
+    pthread_t b;
+    __VERIFIER_atomic_begin(); x = __VERIFIER_nondet_int() ? 1 : 3; pthread_create(&b, 0, u, 0); __VERIFIER_atomic_end();
+    pthread_join(b, 0);
+    return 0;
+}
 int main() {
     pthread_t a;
     pthread_create(&a, 0, t, 0);

@@ -153,8 +153,8 @@ TEST(Differential, QporModesAgreeWithDfsOnRandomPrograms) {
             o.qporPruneThreshold = seed % 2 ? 0 : 4096;
             auto q = skein::explore::findExplorer("qpor")->run(*prog, o, nullptr);
             if (q.explorerLimit) {
-                // A construct qpor hands over to dfs (check() then falls back): nondet values inside an atomic
-                // section, or a section whose accesses depend on what it reads. Counted, not compared.
+                // A construct qpor hands over to dfs (check() then falls back): thread creation, join or a
+                // condition wait inside an atomic section (the generator makes none). Counted, not compared.
                 EXPECT_NE(q.explorerLimit->find("atomic section"), std::string::npos) << *q.explorerLimit << "\n" << src;
                 ++limited[mode];
                 continue;

@@ -81,6 +81,7 @@ struct UEvent {
     uint32_t inD = 0;      // D membership count
     bool marked = false;   // garbage collection
     bool section = false;  // an SV-COMP atomic section (a macro event: the union of its steps' accesses)
+    bool sectionRuns = false; // ... with several runs: `choice` names the run (QporExplorer::runOf)
     uint64_t stamp = 0;    // visit mark of the comb
 
     const Access* access(const Resource& r) const {

@@ -143,7 +143,8 @@ template <class F> void EventStructure::forEachImmediateConflict(const UEvent* e
         for (UEvent* x : v)
             if (x != e && x->choice != e->choice) f(x);
     };
-    bool outcomes = e->label.kind == model::EventKind::Nondet || e->label.kind == model::EventKind::CondSignal;
+    bool outcomes = e->label.kind == model::EventKind::Nondet || e->label.kind == model::EventKind::CondSignal ||
+                    e->sectionRuns;
     if (outcomes && e->pt) otherOutcomes(e->pt->threadChildren);
     else if (outcomes)
         if (auto it = threadRoots_.find(e->thread); it != threadRoots_.end()) otherOutcomes(it->second);

@@ -164,7 +164,7 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
         if (!ex_.enabled(t)) continue;
         const exec::ThreadView& v = ex_.thread(t);
         if (ex_.inAtomicSection(t)) {
-            if (UEvent* e = atomicSectionEvent(t)) {
+            for (UEvent* e : atomicSectionEvents(t)) {
                 es_.addToU(e);
                 en.push_back(e);
             }
@@ -188,100 +188,6 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
     for (ThreadId t = 0; t < ex_.numThreads(); ++t)
         if (ex_.thread(t).state == exec::ThreadState::BlockedLock) blockedPlacements(t);
     return en;
-}
-
-// An SV-COMP atomic section runs without interruption: one action of the unfolding (a macro event), whose accesses
-// are the union of the section's. They depend on the state, so the section is run ahead on a copy of the executor.
-// A section that would block midway cannot start now: no event. qpor handles sections with one run and a fixed set
-// of accesses (checked wherever the action is placed: sectionAt); other sections make it hand over to dfs.
-template <class F> void QporExplorer::forEachSectionRun(const exec::Executor& from, ThreadId t, F f) {
-    // Depth first over the outcomes of each step; the last outcome reuses the copy of the state.
-    std::vector<model::Event> events;
-    bool stopped = false;
-    auto run = [&](auto& self, std::unique_ptr<exec::Executor> probe) -> void {
-        uint32_t n = probe->thread(t).choices;
-        for (uint32_t c = 0; c < n && !stopped; ++c) {
-            std::unique_ptr<exec::Executor> p = c + 1 < n ? probe->clone() : std::move(probe);
-            events.push_back(p->step(t, c));
-            if (p->exclusiveThread() != t) stopped = !f(&events);
-            else if (!p->enabled(t)) stopped = !f(nullptr); // blocks midway
-            else self(self, std::move(p));
-            events.pop_back();
-        }
-    };
-    run(run, from.clone());
-}
-
-QporExplorer::SectionShape QporExplorer::sectionAt(const exec::Executor& from, ThreadId t) {
-    SectionShape shape;
-    int runs = 0;
-    forEachSectionRun(from, t, [&](const std::vector<model::Event>* events) {
-        if (++runs > 1) {
-            shape.error = "nondeterministic values inside an SV-COMP atomic section are not supported by qpor yet";
-            return false;
-        }
-        if (!events) {
-            shape.blocks = true;
-            return true;
-        }
-        for (const model::Event& ev : *events) {
-            if (ev.kind == EventKind::ThreadCreate || ev.kind == EventKind::ThreadJoin ||
-                ev.kind == EventKind::CondWait) {
-                shape.error = "thread creation, join or condition waits inside an SV-COMP atomic section are not "
-                              "supported by qpor yet";
-                return false;
-            }
-            for (const Access& a : accessesFor(ev)) {
-                bool merged = false;
-                for (Access& b : shape.accesses)
-                    if (b.res == a.res) {
-                        if (a.mode != Mode::Read) b.mode = a.mode;
-                        merged = true;
-                    }
-                if (!merged) shape.accesses.push_back(a);
-            }
-        }
-        return true;
-    });
-    return shape;
-}
-
-// A section's accesses depend on what it reads (`if (x == 0) seen = x;`, an assume-lock that writes only when it
-// gets the lock), but an action of the unfolding must touch the same resources wherever it is placed: placements
-// (cex) are made without running the section there. So every section start (its source location) has a footprint:
-// the union of the accesses of all its runs seen so far, with which all its events are made — a coarser
-// independence, which is sound (more dependence only adds executions). A run that touches more than the footprint
-// grows it, and the exploration starts over (explore()): events made with the smaller footprint could have missed
-// placements. Reads that may be writes count as writes.
-UEvent* QporExplorer::atomicSectionEvent(ThreadId t) {
-    SectionShape shape = sectionAt(ex_, t);
-    if (shape.error) {
-        unsupported_ = shape.error;
-        return nullptr;
-    }
-    if (shape.blocks) return nullptr;
-    const model::Event& pending = ex_.thread(t).pending;
-    std::vector<Access>& fp = (*footprints_)[pending.loc];
-    bool known = !fp.empty();
-    bool grew = false;
-    for (const Access& a : shape.accesses) {
-        auto it = std::find_if(fp.begin(), fp.end(), [&](const Access& b) { return b.res == a.res; });
-        if (it == fp.end()) {
-            fp.push_back(a);
-            grew = true;
-        } else if (a.mode != Mode::Read && it->mode == Mode::Read) {
-            it->mode = a.mode;
-            grew = true;
-        }
-    }
-    if (grew && known) {
-        footprintGrew_ = true; // run() stops; explore() starts over with the larger footprint
-        return nullptr;
-    }
-    if (shape.accesses.size() != fp.size()) sectionsWidened_ = true;
-    UEvent* e = eventFor(t, 0, pending, &fp);
-    e->section = true;
-    return e;
 }
 
 void QporExplorer::blockedPlacements(ThreadId t) {
@@ -385,6 +291,15 @@ void QporExplorer::makeEvent(const UEvent& like, std::vector<UEvent*> anchors, s
             a.mode = l.mode;
             a.parent = es_.treeMaxOf(preds, a.res);
             spec.accesses.push_back(std::move(a));
+        }
+        if (like.section && sectionHasRuns(like)) {
+            // Which runs the section has here depends on the history: run it there (Sections.cpp).
+            if (!baseIsConfiguration()) return false;
+            for (size_t i = base.size(); i < preds.size(); ++i)
+                for (size_t j = 0; j < i; ++j)
+                    if (es_.conflict(preds[i], preds[j])) return true;
+            sectionPlacements(like, spec, preds);
+            return !footprintGrew_ && !unsupported_;
         }
         UEvent* e = es_.find(spec);
         if (!e) {

@@ -42,9 +42,9 @@ std::string show(const UEvent* e) {
 } // namespace
 
 QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK,
-                           Footprints& fps)
+                           Sections& sections)
     : prog_(p), opts_(o), obs_(obs), altK_(altK), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
-      F_(std::max(2u, o.skipStep)), errors_(o, obs), clock_(o), footprints_(&fps),
+      F_(std::max(2u, o.skipStep)), errors_(o, obs), clock_(o), sections_(&sections),
       pruneThreshold_(o.qporPruneThreshold) {}
 
 void QporExplorer::resetExecution() {
@@ -87,14 +87,16 @@ void QporExplorer::execute(UEvent* e, Node& n) {
                 woken.push_back(t);
     // The executor decisions: the thread and, for events with outcomes, the outcome; an atomic section's further
     // steps are recorded too (the counterexample schedules replay step by step).
-    n.decision = {e->thread, e->choice};
+    const std::vector<uint32_t>* run = runOf(e); // a section with several runs: the outcome of each step
+    n.decision = {e->thread, run ? (*run)[0] : e->choice};
     n.inner.clear();
     const model::Event ev = ex_.step(n.decision.thread, n.decision.choice);
     ++exDepth_;
     ++result_.stats.events;
     while (ex_.exclusiveThread() == e->thread && ex_.enabled(e->thread)) {
-        ex_.step(e->thread, 0); // the rest of an atomic section: the same event of the unfolding
-        n.inner.push_back(0);
+        uint32_t c = run && n.inner.size() + 1 < run->size() ? (*run)[n.inner.size() + 1] : 0;
+        ex_.step(e->thread, c); // the rest of an atomic section: the same event of the unfolding
+        n.inner.push_back(c);
         ++result_.stats.events;
     }
     e->label.value = ev.value;
@@ -289,12 +291,12 @@ report::CheckResult QporExplorer::run() {
 
 report::CheckResult explore(const program::Program& p, const ExploreOptions& opts, Observer* obs) {
     auto k = parseAltMode(opts.alt);
-    QporExplorer::Footprints footprints;
-    // Each restart follows a section footprint that grew (atomicSectionEvent): at most once per resource a
-    // section can touch, in practice once or twice.
+    QporExplorer::Sections sections;
+    // Each restart follows a section whose footprint grew or that showed several runs (Sections.cpp): at most
+    // twice per resource a section can touch, in practice once or twice.
     constexpr int kMaxRestarts = 64;
     for (int restarts = 0;; ++restarts) {
-        QporExplorer x(p, opts, obs, k.value_or(0), footprints);
+        QporExplorer x(p, opts, obs, k.value_or(0), sections);
         report::CheckResult r = x.run();
         r.algorithm = "qpor";
         if (!x.footprintGrew()) {

@@ -39,11 +39,16 @@ private:
 
 class QporExplorer {
 public:
-    // Footprints of the atomic sections by source location (atomicSectionEvent); they outlive one run.
-    using Footprints = std::map<uint32_t, std::vector<Access>>;
-    QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK, Footprints& fps);
+    // What is known of each atomic section start (by source location; Sections.cpp); it outlives one run.
+    struct SectionSite {
+        std::vector<Access> footprint; // the union of the accesses of its runs seen so far
+        bool severalRuns = false;      // some start had several runs (nondet values inside)
+        bool used = false;             // events were made with what is known
+    };
+    using Sections = std::map<uint32_t, SectionSite>;
+    QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK, Sections& sections);
     report::CheckResult run();
-    // A section ran wider than its footprint: run() stopped, and the exploration must start over.
+    // What is known of a section changed after events were made with it: run() stopped; start over.
     bool footprintGrew() const { return footprintGrew_; }
 
 private:
@@ -72,7 +77,7 @@ private:
     report::CheckResult result_;
     std::map<std::string, bool> boundsSeen_;
     bool stop_ = false;
-    Footprints* footprints_;
+    Sections* sections_;
     bool footprintGrew_ = false;
     bool sectionsWidened_ = false; // some section event touches more than its run did (a coarser independence)
     bool sampled_ = false;
@@ -118,16 +123,26 @@ private:
     UEvent* reusableEnabled(size_t depth, ThreadId t, uint32_t choice, const model::Event& pending) const;
     UEvent* eventFor(ThreadId execTid, uint32_t choice, const model::Event& pending,
                      const std::vector<Access>* accesses = nullptr);
-    // An atomic section of thread t from state `from`: its accesses, whether it blocks midway, or why qpor cannot
-    // handle it.
-    struct SectionShape {
+    // Sections.cpp: SV-COMP atomic sections.
+    struct SectionRun {
+        std::vector<uint32_t> choices; // the outcome of each step
         std::vector<Access> accesses;
-        bool blocks = false;
-        const char* error = nullptr;
     };
-    template <class F> void forEachSectionRun(const exec::Executor& from, ThreadId t, F f);
-    SectionShape sectionAt(const exec::Executor& from, ThreadId t);
-    UEvent* atomicSectionEvent(ThreadId t);
+    struct SectionRuns {
+        std::vector<SectionRun> runs; // the runs that complete (a run that blocks midway has none)
+        const char* error = nullptr;  // why qpor cannot handle this section
+    };
+    SectionRuns sectionRunsAt(const exec::Executor& from, ThreadId t);
+    bool observeSite(uint32_t loc, const SectionRuns& runs);
+    uint32_t runChoice(const SectionRuns& runs, const SectionRun& r);
+    const std::vector<uint32_t>* runOf(const UEvent* e) const;
+    bool sectionHasRuns(const UEvent& like) const;
+    std::vector<UEvent*> atomicSectionEvents(ThreadId t);
+    bool replayHistory(const std::vector<UEvent*>& preds, exec::Executor& into);
+    void sectionPlacements(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds);
+    std::map<std::vector<uint32_t>, uint32_t> runIds_; // a section run's steps → its number (runOf)
+    std::vector<std::vector<uint32_t>> runSteps_;
+    std::unique_ptr<exec::Executor> scratch_;          // sectionPlacements' executor
     void addConflictingExtensions(UEvent* e);
     void earlierPlacements(UEvent* e);
     void blockedPlacements(ThreadId t);

@@ -6,11 +6,11 @@
  * missed the order t2-then-section; fixed).
  * traces (derived): r != 0: the section writes x, independent of t2: 1; r == 0: the section and t2 both write y:
  * 2 orders; total 3.
- * qpor does not yet explore sections with several runs: it stops with a limit (the default `skein check`, with
- * no --algo, then uses dfs and says so; tests/e2e/CliTest.cpp).
+ * qpor: each run of the section is an outcome of one action, and every event of the section carries its
+ * footprint (x and y written, whatever the run), so it explores 4 executions where dfs counts 3 traces (the run
+ * that writes x is ordered with t2's write of y all the same).
  *
- * expect: --no-race-detection => verdict=error errors=assertion@35 traces=3
- * expect: --algo=qpor --no-race-detection => verdict=bounded errors=none executions=0
+ * expect: --algo=qpor --no-race-detection => verdict=error errors=assertion@35 executions=4 ssb=0
  */
 #include <pthread.h>
 #include <assert.h>
