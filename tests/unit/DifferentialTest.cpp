@@ -102,11 +102,19 @@ struct Generator {
         }
         emit("int main() {");
         emit("  pthread_t h[" + std::to_string(threads) + "];");
-        for (int t = 0; t < threads; ++t)
-            emit("  pthread_create(&h[" + std::to_string(t) + "], 0, t" + std::to_string(t) + ", 0);");
+        // Sometimes a create or a join happens inside an atomic section, with an access next to it.
+        for (int t = 0; t < threads; ++t) {
+            std::string create = "pthread_create(&h[" + std::to_string(t) + "], 0, t" + std::to_string(t) + ", 0);";
+            if (pick(5)) emit("  " + create);
+            else emit("  __VERIFIER_atomic_begin(); " + create + " " + var() + " = 1; __VERIFIER_atomic_end();");
+        }
         // Sometimes main does not join the last worker: its return must not cut the worker short.
         int joins = pick(4) ? threads : threads - 1;
-        for (int t = 0; t < joins; ++t) emit("  pthread_join(h[" + std::to_string(t) + "], 0);");
+        for (int t = 0; t < joins; ++t) {
+            std::string join = "pthread_join(h[" + std::to_string(t) + "], 0);";
+            if (pick(5)) emit("  " + join);
+            else emit("  __VERIFIER_atomic_begin(); " + join + " " + var() + " = " + var() + " + 1; __VERIFIER_atomic_end();");
+        }
         if (pick(2)) emit("  assert(" + var() + " != " + std::to_string(1 + pick(3)) + ");");
         emit("  return 0;");
         emit("}");

@@ -89,7 +89,7 @@ void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out)
 }
 
 UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& pending,
-                               const std::vector<Access>* accesses) {
+                               const std::vector<Access>* accesses, const std::vector<ThreadId>* joins) {
     EventSpec& spec = specScratch_; // reused: its vectors keep their capacity
     spec.causes.clear();
     spec.thread = t;
@@ -98,12 +98,15 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
     spec.label.tid = t;
     spec.pt = F_.threadMax(t);
     if (!spec.pt && t < createOf_.size() && createOf_[t]) spec.causes.push_back(createOf_[t]);
-    if (pending.kind == EventKind::ThreadJoin) {
-        ThreadId child = ThreadId(pending.value);
+    auto joined = [&](ThreadId child) { // a join follows the joined thread's last event
         UEvent* last = F_.threadMax(child);
         if (!last && child < createOf_.size()) last = createOf_[child];
-        if (last) spec.causes.push_back(last);
-    }
+        if (last && std::find(spec.causes.begin(), spec.causes.end(), last) == spec.causes.end())
+            spec.causes.push_back(last);
+    };
+    if (pending.kind == EventKind::ThreadJoin) joined(ThreadId(pending.value));
+    if (joins)
+        for (ThreadId c : *joins) joined(c); // joins inside an atomic section
     if (pending.kind == EventKind::Lock && spec.pt && spec.pt->label.kind == EventKind::CondWait && t < wakers_.size() &&
         wakers_[t])
         spec.causes.push_back(wakers_[t]); // the re-acquire after a wait follows the signal that woke it

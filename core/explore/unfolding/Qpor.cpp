@@ -61,19 +61,25 @@ void QporExplorer::ensureExecutorAt(size_t depth) {
     resetExecution();
     for (size_t i = 0; i < depth; ++i) {
         const Node& n = stack_[i];
-        const model::Event ev = ex_.step(n.decision.thread, n.decision.choice);
-        for (uint32_t c : n.inner) ex_.step(n.decision.thread, c); // the rest of an atomic section: the same event
         UEvent* e = n.e;
+        const model::Event ev = ex_.step(n.decision.thread, n.decision.choice);
+        noteCreate(ev, e);
+        for (uint32_t c : n.inner) noteCreate(ex_.step(n.decision.thread, c), e); // the rest of an atomic section
         e->label.value = ev.value;
         e->label.value2 = ev.value2;
         ++exDepth_;
-        if (ev.kind == EventKind::ThreadCreate) {
-            if (createOf_.size() <= ev.value) createOf_.resize(ev.value + 1, nullptr), wakers_.resize(ev.value + 1, nullptr);
-            createOf_[ev.value] = e;
-        }
         if (ev.kind == EventKind::CondSignal && ev.value) wakers_[ev.value - 1] = e;
     }
     tExec_ += PhaseClock::now() - t0;
+}
+
+// A thread created by executor event `ev` (of unfolding event e) has e as the cause of its first event. Thread ids
+// are canonical (the executor names the k-th child of a thread the same in every execution).
+void QporExplorer::noteCreate(const model::Event& ev, UEvent* e) {
+    if (ev.kind != EventKind::ThreadCreate) return;
+    ThreadId child = ThreadId(ev.value);
+    if (createOf_.size() <= child) createOf_.resize(child + 1, nullptr), wakers_.resize(child + 1, nullptr);
+    createOf_[child] = e;
 }
 
 // Runs e (enabled at C) in the executor and adds it to C with the conflicting extensions it creates.
@@ -91,23 +97,19 @@ void QporExplorer::execute(UEvent* e, Node& n) {
     n.decision = {e->thread, run ? (*run)[0] : e->choice};
     n.inner.clear();
     const model::Event ev = ex_.step(n.decision.thread, n.decision.choice);
+    noteCreate(ev, e);
     ++exDepth_;
     ++result_.stats.events;
     while (ex_.exclusiveThread() == e->thread && ex_.enabled(e->thread)) {
         uint32_t c = run && n.inner.size() + 1 < run->size() ? (*run)[n.inner.size() + 1] : 0;
-        ex_.step(e->thread, c); // the rest of an atomic section: the same event of the unfolding
+        // The rest of an atomic section: the same event of the unfolding (threads it creates have it as cause).
+        noteCreate(ex_.step(e->thread, c), e);
         n.inner.push_back(c);
         ++result_.stats.events;
     }
     e->label.value = ev.value;
     e->label.value2 = ev.value2;
     e->label.rmwWrote = ev.rmwWrote;
-    if (ev.kind == EventKind::ThreadCreate) {
-        ThreadId child = ThreadId(ev.value);
-        // Thread ids are canonical (the executor names the k-th child of a thread the same in every execution).
-        if (createOf_.size() <= child) createOf_.resize(child + 1, nullptr), wakers_.resize(child + 1, nullptr);
-        createOf_[child] = e;
-    }
     if (ev.kind == EventKind::CondSignal && ev.value) wakers_[ev.value - 1] = e;
     for (ThreadId t : woken) wakers_[t] = e;
     tExec_ += PhaseClock::now() - t0;

@@ -114,6 +114,7 @@ private:
     void resetExecution();
     void ensureExecutorAt(size_t depth);
     void execute(UEvent* e, Node& n);
+    void noteCreate(const model::Event& ev, UEvent* e);
     void popNode();
     void recordMaximal();
     void prune();
@@ -122,11 +123,12 @@ private:
     const std::vector<UEvent*>& enabledEvents(size_t depth);
     UEvent* reusableEnabled(size_t depth, ThreadId t, uint32_t choice, const model::Event& pending) const;
     UEvent* eventFor(ThreadId execTid, uint32_t choice, const model::Event& pending,
-                     const std::vector<Access>* accesses = nullptr);
+                     const std::vector<Access>* accesses = nullptr, const std::vector<ThreadId>* joins = nullptr);
     // Sections.cpp: SV-COMP atomic sections.
     struct SectionRun {
         std::vector<uint32_t> choices; // the outcome of each step
         std::vector<Access> accesses;
+        std::vector<ThreadId> joins;   // threads it joins: their last events are causes
     };
     struct SectionRuns {
         std::vector<SectionRun> runs; // the runs that complete (a run that blocks midway has none)

@@ -38,12 +38,11 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
                 SectionRun r;
                 r.choices = choices;
                 for (const model::Event& ev : events) {
-                    if (ev.kind == EventKind::ThreadCreate || ev.kind == EventKind::ThreadJoin ||
-                        ev.kind == EventKind::CondWait) {
-                        out.error = "thread creation, join or condition waits inside an SV-COMP atomic section are "
-                                    "not supported by qpor yet";
+                    if (ev.kind == EventKind::CondWait) {
+                        out.error = "condition waits inside an SV-COMP atomic section are not supported by qpor yet";
                         break;
                     }
+                    if (ev.kind == EventKind::ThreadJoin) r.joins.push_back(ThreadId(ev.value));
                     for (const Access& a : accessesFor(ev)) {
                         auto it = std::find_if(r.accesses.begin(), r.accesses.end(),
                                                [&](const Access& b) { return b.res == a.res; });
@@ -119,7 +118,7 @@ std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
     site.used = true;
     for (const SectionRun& r : runs.runs) {
         if (r.accesses.size() != site.footprint.size()) sectionsWidened_ = true;
-        UEvent* e = eventFor(t, runChoice(runs, r), pending, &site.footprint);
+        UEvent* e = eventFor(t, runChoice(runs, r), pending, &site.footprint, &r.joins);
         e->section = true;
         e->sectionRuns = site.severalRuns;
         out.push_back(e);
@@ -176,6 +175,12 @@ void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, 
     }
     if (runs.runs.empty() || !observeSite(like.label.loc, runs)) return;
     const SectionSite& site = (*sections_)[like.label.loc];
+    for (const SectionRun& r : runs.runs)
+        if (!r.joins.empty()) { // its causes would have to come from the replayed history
+            unsupported_ = "a join inside an SV-COMP atomic section with nondeterministic runs is not supported by qpor "
+                           "yet";
+            return;
+        }
     for (const SectionRun& r : runs.runs) {
         EventSpec s = spec;
         s.choice = runChoice(runs, r);
