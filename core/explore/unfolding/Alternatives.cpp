@@ -13,16 +13,6 @@
 
 namespace skein::explore::unfolding {
 
-std::vector<UEvent*> QporExplorer::collectD() const {
-    // Most recent first: this node's additions (newest last), then the ancestors'.
-    std::vector<UEvent*> d;
-    for (size_t i = stack_.size(); i-- > 0;) {
-        const std::vector<UEvent*>& dl = stack_[i].Dlocal;
-        for (size_t j = dl.size(); j-- > 0;) d.push_back(dl[j]);
-    }
-    return d;
-}
-
 std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     auto t0 = PhaseClock::now();
     ++alternatives_;
@@ -39,20 +29,20 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         for (size_t j = dl.size(); j-- > 0 && selected.size() < k;) selected.push_back(dl[j]);
     }
 
-    // [x] ∩ D ≠ ∅ can only hold through a thread in which x goes beyond C: D's events are not in C but their
-    // thread predecessors are.
-    std::optional<std::map<ThreadId, std::vector<UEvent*>>> dByThread;
+    // [x] ∩ D ≠ ∅, for x compatible with C: every event of D was explored from a prefix of C, so its thread
+    // predecessor is in C; one whose thread C has gone past conflicts with C. So in each thread t in which x goes
+    // beyond C, the only event of D that x can contain is its first event there (the one after C's last event of
+    // t): one ancestor query per thread instead of a causality test per event of D.
     auto excluded = [&](UEvent* x) {
         if (es_.conflictsWith(x, F_)) return true; // [x] ∪ C is not a configuration
-        if (!dByThread) {
-            dByThread.emplace();
-            for (UEvent* d : collectD()) (*dByThread)[d->thread].push_back(d);
-        }
-        for (auto& [t, ds] : *dByThread) {
-            UEvent* m = x->summary.threadMax(t);
-            if (!m || F_.contains(m)) continue;
-            for (UEvent* d : ds)
-                if (es_.leq(d, x)) return true; // [x] ∩ D ≠ ∅
+        const std::vector<UEvent*>& tmax = x->summary.tmax;
+        for (ThreadId t = 0; t < tmax.size(); ++t) {
+            UEvent* m = tmax[t];
+            if (!m || m->inC) continue;
+            const UEvent* last = F_.threadMax(t);
+            uint32_t depth = last ? last->tnode.depth + 1 : 1;
+            const UEvent* first = ownerOf(ancestorAtDepth(&m->tnode, depth, es_.step()));
+            if (first && first->inD) return true;
         }
         return false;
     };

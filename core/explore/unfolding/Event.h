@@ -80,6 +80,11 @@ struct UEvent {
     bool inU = false;
     uint32_t inD = 0;      // D membership count
     bool marked = false;   // garbage collection
+    bool inC = false;      // in the configuration being explored (Frontier), at position cPos
+    uint32_t cPos = 0;
+    // EventStructure::conflictsWith's memo: the position and id of an event of C this event conflicts with.
+    mutable uint32_t conflictPos = 0;
+    mutable uint64_t conflictId = 0;
     bool section = false;  // an SV-COMP atomic section (a macro event: the union of its steps' accesses)
     bool sectionRuns = false; // ... with several runs: `choice` names the run (QporExplorer::runOf)
     uint64_t stamp = 0;    // visit mark of the comb

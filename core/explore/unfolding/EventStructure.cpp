@@ -33,7 +33,9 @@ void Frontier::setEntry(const Resource& r, ThreadId reader, UEvent* e) {
 
 void Frontier::push(UEvent* e) {
     undoMarks_.push_back(undo_.size());
+    e->cPos = uint32_t(events_.size());
     events_.push_back(e);
+    e->inC = true;
     if (tmax_.size() <= e->thread) tmax_.resize(e->thread + 1, nullptr);
     undo_.push_back({Undo::Tmax, e->thread, {}, tmax_[e->thread]});
     tmax_[e->thread] = e;
@@ -63,6 +65,7 @@ void Frontier::pop() {
         case Undo::Read: reads_[u.key.first].pop_back(); break;
         }
     }
+    events_.back()->inC = false;
     events_.pop_back();
 }
 
@@ -82,10 +85,7 @@ const std::vector<UEvent*>& Frontier::readsOf(const Resource& r) const {
     return it == reads_.end() ? none : it->second;
 }
 
-bool Frontier::contains(const UEvent* e) const {
-    UEvent* m = threadMax(e->thread);
-    return m && isAncestorOrSelf(&e->tnode, &m->tnode, step_);
-}
+bool Frontier::contains(const UEvent* e) const { return e->inC; }
 
 // ---- Causality and conflict -----------------------------------------------------------------------------------
 
@@ -153,43 +153,78 @@ bool EventStructure::conflict(const UEvent* a, const UEvent* b) const {
 }
 
 bool EventStructure::conflictsWith(const UEvent* e, const Frontier& c) const {
-    // e's own thread first: most candidates of the comb branch off C there.
-    if (const UEvent* m = c.threadMax(e->thread)) {
-        if (isAncestorOrSelf(&e->tnode, &m->tnode, step_)) return false; // e ∈ C
-        if (!isAncestorOrSelf(&m->tnode, &e->tnode, step_)) return true;  // branched
+    if (e->inC) return false;
+    // A conflict with C is a conflict with some event w of C, and it lasts as long as w stays in C: remembered as
+    // w's position in C and its id (ids are never reused), so a candidate the comb meets again is refuted at once.
+    if (e->conflictId && e->conflictPos < c.size() && c.events()[e->conflictPos]->id == e->conflictId) return true;
+    const UEvent* w = conflictWitness(e, c);
+    if (!w) return false;
+    e->conflictPos = w->cPos;
+    e->conflictId = w->id;
+    return true;
+}
+
+// For two unordered nodes of one tree, `cNode` on C's chain: the node of C's chain just below their last common
+// ancestor — the earliest event of C in conflict with the other branch, hence the witness that stays in C longest.
+const UEvent* EventStructure::branchWitness(const TreeNode* other, const TreeNode* cNode) const {
+    uint32_t lo = 0, hi = std::min(other->depth, cNode->depth); // common ancestor at depth lo (the root: 0)
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (ancestorAtDepth(other, mid, step_) == ancestorAtDepth(cNode, mid, step_)) lo = mid;
+        else hi = mid - 1;
     }
+    return ownerOf(ancestorAtDepth(cNode, lo + 1, step_));
+}
+
+const UEvent* EventStructure::conflictWitness(const UEvent* e, const Frontier& c) const {
+    // Constant-time refutations first (most of the comb's candidates fail here): e ∉ C, so if C went on past one
+    // of e's immediate predecessors in its tree (the thread's, or a resource's: the write a read reads, the node a
+    // write or a lock follows), the event after it in C and e (or e's history) are siblings there.
+    const UEvent* m = c.threadMax(e->thread);
+    if (e->pt ? e->pt->inC && e->pt != m : m != nullptr)
+        return ownerOf(ancestorAtDepth(&m->tnode, e->pt ? e->pt->tnode.depth + 1 : 1, step_));
+    for (const Access& a : e->accesses)
+        if ((!a.parent || a.parent->inC) && c.treeMax(a.res) != a.parent) {
+            const UEvent* y = c.treeMax(a.res);
+            const TreeNode* p = nodeIn(a.parent, a.res);
+            return ownerOf(ancestorAtDepth(nodeIn(y, a.res), p ? p->depth + 1 : 1, step_));
+        }
+    if (m && e->pt != m && !isAncestorOrSelf(&m->tnode, &e->tnode, step_))
+        return branchWitness(&e->tnode, &m->tnode); // branched further up
     // Fast path, the common case for the comb's candidates: every immediate predecessor of e is in C, so e is an
-    // extension of C, and it conflicts with C exactly when C already went past one of its parents (e is not
-    // enabled at C).
+    // extension of C, and it conflicts with C exactly when C already went past one of its parents (checked above)
+    // or a read of the value e overwrites does not precede e.
     bool extension = forEachPredecessor(*e, [&](UEvent* q) { return c.contains(q); });
     if (extension) {
-        if (c.threadMax(e->thread) != e->pt) return true;
         for (const Access& a : e->accesses) {
-            if (c.treeMax(a.res) != a.parent) return true;
             if (a.mode != Mode::Write) continue;
-            // The reads of the value e overwrites must precede e.
-            bool bad = false;
+            const UEvent* bad = nullptr;
             c.forEachLastRead(a.res, [&](ThreadId t, UEvent* r) {
-                if (!bad && t != e->thread && r->access(a.res)->parent == a.parent && !leq(r, e)) bad = true;
+                if (!bad && t != e->thread && r->access(a.res)->parent == a.parent && !leq(r, e)) bad = r;
             });
-            if (bad) return true;
+            if (bad) return bad;
         }
-        return false;
+        return nullptr;
     }
+    // A part of [e] that lies in C is consistent with C (C is a configuration): only the maxima outside C need the
+    // tree queries — on the comb's candidates, most of the history is in C.
     const Summary& se = e->summary;
     for (size_t t = 0; t < se.tmax.size(); ++t) {
         const UEvent* x = se.tmax[t];
+        if (!x || x->inC) continue;
         const UEvent* y = c.threadMax(ThreadId(t));
-        if (x && y && !ordered(&x->tnode, &y->tnode, step_)) return true;
+        if (y && !ordered(&x->tnode, &y->tnode, step_)) return branchWitness(&x->tnode, &y->tnode);
     }
     for (const SummaryEntry& en : se.entries) {
+        if (en.ev->inC) continue;
         if (en.reader == model::kNoThread) {
             const UEvent* y = c.treeMax(en.res);
-            if (y && !ordered(nodeIn(en.ev, en.res), nodeIn(y, en.res), step_)) return true;
+            if (y && !ordered(nodeIn(en.ev, en.res), nodeIn(y, en.res), step_))
+                return branchWitness(nodeIn(en.ev, en.res), nodeIn(y, en.res));
             if (en.res.kind() != ResKind::Memory) continue;
             // C's last reads of the word against e's chain (symmetric to memoryConflict).
             const TreeNode* whi = nodeIn(en.ev, en.res);
-            bool bad = false;
+            const UEvent* bad = nullptr;
             c.forEachLastRead(en.res, [&](ThreadId, UEvent* r) {
                 if (bad) return;
                 const UEvent* rf = r->access(en.res)->parent;
@@ -197,9 +232,9 @@ bool EventStructure::conflictsWith(const UEvent* e, const Frontier& c) const {
                 const TreeNode* rfNode = nodeIn(rf, en.res);
                 if (!isAncestorOrSelf(rfNode, whi, step_)) return;
                 const UEvent* next = ownerOf(ancestorAtDepth(whi, rfNode ? rfNode->depth + 1 : 1, step_));
-                if (!leq(r, next)) bad = true;
+                if (!leq(r, next)) bad = r;
             });
-            if (bad) return true;
+            if (bad) return bad;
         } else if (en.res.kind() == ResKind::Memory) {
             // e's last read against C's chain of the word.
             const UEvent* wc = c.treeMax(en.res);
@@ -211,10 +246,10 @@ bool EventStructure::conflictsWith(const UEvent* e, const Frontier& c) const {
             const TreeNode* rfNode = nodeIn(rf, en.res);
             if (!isAncestorOrSelf(rfNode, whi, step_)) continue;
             const UEvent* next = ownerOf(ancestorAtDepth(whi, rfNode ? rfNode->depth + 1 : 1, step_));
-            if (!leq(r, next)) return true;
+            if (!leq(r, next)) return next;
         }
     }
-    return false;
+    return nullptr;
 }
 
 // ---- Creation ------------------------------------------------------------------------------------------------

@@ -73,6 +73,9 @@ public:
     bool conflict(const UEvent* a, const UEvent* b) const;
     // [e] ∪ C is not a configuration.
     bool conflictsWith(const UEvent* e, const Frontier& c) const;
+    // An event of C in conflict with e, or null when [e] ∪ C is a configuration.
+    const UEvent* conflictWitness(const UEvent* e, const Frontier& c) const;
+    const UEvent* branchWitness(const TreeNode* other, const TreeNode* cNode) const;
 
     // The unique event with this thread, choice and history (Def. 1: events are (action, history) pairs).
     UEvent* findOrCreate(const EventSpec& spec, bool* created = nullptr);

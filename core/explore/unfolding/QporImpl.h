@@ -159,7 +159,6 @@ private:
     // Alternatives.cpp
     // Alt(C, D ∪ {e}) for the top node (its Dlocal ends with e).
     std::optional<std::vector<UEvent*>> alternative();
-    std::vector<UEvent*> collectD() const; // D, most recently added first
 };
 
 } // namespace skein::explore::unfolding
