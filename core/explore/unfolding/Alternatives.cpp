@@ -16,8 +16,7 @@ namespace skein::explore::unfolding {
 std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     auto t0 = PhaseClock::now();
     ++alternatives_;
-    // k events of D: e (the top node's last addition) first, then the most recently added. D itself is only
-    // gathered when a candidate survives the configuration test: most calls end at an empty first spike.
+    // k events of D: e (the top node's last addition) first, then the most recently added.
     size_t dSize = 0;
     for (const Node& n : stack_) dSize += n.Dlocal.size();
     size_t k = altK_ <= 0 ? dSize : std::min<size_t>(size_t(altK_), dSize);
@@ -57,8 +56,15 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         return std::nullopt;
     }
     std::vector<std::vector<UEvent*>> spikes(k);
+    // optimal: an event of D already in conflict with C needs nothing of J (C itself holds its conflict), so it
+    // gets no spike (its spike would offer the event of C it conflicts with; any J satisfies it).
+    std::vector<char> satisfied(k, 0);
     bool empty = false;
     for (size_t i = 0; i < k && !empty; ++i) {
+        if (altK_ == 0 && i > 0 && es_.conflictsWith(selected[i], F_)) {
+            satisfied[i] = 1;
+            continue;
+        }
         ++stamp_;
         es_.forEachImmediateConflict(selected[i], [&](UEvent* x) {
             if (!x->inU || x->stamp == stamp_) return;
@@ -83,6 +89,7 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     std::vector<UEvent*> combo;
     std::function<bool(size_t)> search = [&](size_t i) -> bool {
         if (i == k) return true;
+        if (satisfied[i]) return search(i + 1);
         for (UEvent* x : spikes[i]) {
             bool ok = true;
             for (UEvent* y : combo)
