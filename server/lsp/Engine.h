@@ -96,8 +96,10 @@ class Engine {
         json lastPublished;                                         // to skip republishing an identical set
         uint64_t nextId = 0;
     };
-    struct Job; // one run of the pipeline (Engine.cpp)
+    struct Job; // one run of the pipeline (Job.cpp)
     friend struct Job;
+    // The settings that change a result, as a cache key; the others only change how it is shown or scheduled.
+    static std::string optionsKey(const Settings& s);
 
     void scheduleCheck(Document& d, std::chrono::milliseconds delay);
     void runJob(const std::string& uri, uint64_t generation, const std::atomic<bool>& cancelled);
