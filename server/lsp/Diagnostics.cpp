@@ -13,7 +13,9 @@ bool isRead(const TraceStep& s) {
     return (s.operation == "read" || s.operation == "rmw") && !s.variable.empty();
 }
 bool isWrite(const TraceStep& s) {
-    return (s.operation == "write" || s.operation == "rmw" || s.operation == "copy") && !s.variable.empty();
+    return (s.operation == "write" || s.operation == "rmw" || s.operation == "copy" ||
+            s.operation == "free") &&
+           !s.variable.empty();
 }
 
 std::string lineOf(const TraceStep& s) {
@@ -208,7 +210,9 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
     d.range = doc.lines.statementRange(at.line, at.column);
     auto related = [&](const report::SourceLocation& l, std::string msg) {
         if (l.line == 0) return;
-        d.relatedInformation.push_back({locationOf(l, doc), std::move(msg)});
+        Location where = locationOf(l, doc);
+        if (where.uri == doc.uri && where.range.start == d.range.start) return; // the diagnostic's own place
+        d.relatedInformation.push_back({std::move(where), std::move(msg)});
     };
     switch (e.kind) {
     case ErrorKind::DataRace:
@@ -219,7 +223,10 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
             std::string what = "the other access";
             for (const TraceStep& s : e.trace)
                 if (s.detail == "racing access" && s.thread == e.otherThread.value_or(~0u))
-                    what = threadPossessive(s.thread) + " " + (isWrite(s) ? "write" : "read") +
+                    what = threadPossessive(s.thread) + " " +
+                           (s.operation == "free" ? "free"
+                            : isWrite(s)          ? "write"
+                                                  : "read") +
                            (var.empty() ? "" : " of `" + var + "`");
             related(*e.otherLocation, what + ", unordered with this access");
         }

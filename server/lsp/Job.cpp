@@ -233,6 +233,17 @@ struct Engine::Job {
         return true;
     }
 
+    // Cancelled while compiling. A superseded job says nothing (the newer version's job reports); a job
+    // cancelled by skein.cancel says so, or the document would stay "compiling".
+    void cancelledBeforeExploring() {
+        std::lock_guard lock(engine.mutex_);
+        Document* d = current();
+        if (!d) return;
+        StatusParams s = status(DocumentState::Cancelled);
+        s.message = "cancelled before exploring";
+        engine.setStatus(*d, s);
+    }
+
     // Replays the previous counterexamples on the new program ("still fails" within milliseconds) and
     // publishes the errors they reach. False when the job became stale.
     bool replayPrevious() {
@@ -383,7 +394,7 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
     job.outcome->fingerprint = program::positionIndependentFingerprint(*prepared->program);
     job.mainLine = mainLine(*prepared->program);
     if (job.reuseCached()) return;
-    if (cancelled.load()) return; // superseded while compiling: the newer version's job reports
+    if (cancelled.load()) return job.cancelledBeforeExploring(); // superseded (silent) or skein.cancel
     if (!job.replayPrevious()) return;
     job.explore(prepared->compileMs);
 }
