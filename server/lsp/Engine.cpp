@@ -153,6 +153,16 @@ std::expected<void, ResponseError> Engine::cancel(const std::string& uri) {
     return {};
 }
 
+bool Engine::cancelProgress(const std::string& token) {
+    std::string uri;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto& [u, d] : docs_)
+            if (!token.empty() && d.progressToken == token) uri = u;
+    }
+    return !uri.empty() && cancel(uri).has_value();
+}
+
 std::expected<void, ResponseError> Engine::setAlgorithm(const std::string& uri, const std::string& algorithm,
                                                         const std::optional<std::string>& alt) {
     std::lock_guard lock(mutex_);

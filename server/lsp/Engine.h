@@ -58,6 +58,8 @@ class Engine {
     // workspace/executeCommand
     std::expected<void, ResponseError> recheck(const std::string& uri);
     std::expected<void, ResponseError> cancel(const std::string& uri);
+    // window/workDoneProgress/cancel: cancels the check whose progress this is (false: no such token).
+    bool cancelProgress(const std::string& token);
     std::expected<void, ResponseError> setAlgorithm(const std::string& uri, const std::string& algorithm,
                                                     const std::optional<std::string>& alt);
 
@@ -93,7 +95,8 @@ class Engine {
         std::shared_ptr<const Outcome> shown;                       // whose diagnostics are published
         std::shared_ptr<const Outcome> lastComplete;                // for replay and same-fingerprint reuse
         std::map<std::string, report::ErrorReport> counterexamples; // id → the published errors
-        json lastPublished;                                         // to skip republishing an identical set
+        std::string progressToken; // of the running exploration's work-done progress
+        json lastPublished;        // to skip republishing an identical set
         uint64_t nextId = 0;
     };
     struct Job; // one run of the pipeline (Job.cpp)

@@ -298,8 +298,10 @@ struct Engine::Job {
             p.kind = kind;
             p.message = std::move(message);
             p.percentage = pct;
-            if (kind == WorkDoneProgress::Kind::Begin)
+            if (kind == WorkDoneProgress::Kind::Begin) {
                 p.title = "Skein: exploring " + path.substr(path.rfind('/') + 1);
+                p.cancellable = true; // window/workDoneProgress/cancel = skein.cancel
+            }
             client.progress(token, p);
         };
         {
@@ -307,6 +309,7 @@ struct Engine::Job {
             Document* d = current();
             if (!d) return;
             engine.setStatus(*d, status(DocumentState::Exploring));
+            if (progress) d->progressToken = token;
         }
         if (progress) client.createProgress(token);
         sendProgress(WorkDoneProgress::Kind::Begin, "compiled; exploring with " + settings.algorithm,

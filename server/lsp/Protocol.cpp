@@ -119,6 +119,9 @@ json toJSON(const ShowMessageParams& p) {
 json toJSON(const ConfigurationParams& p) {
     return {{"items", json::array({{{"section", p.section}}})}};
 }
+bool fromJSON(const json& j, WorkDoneProgressCancelParams& out) {
+    return get(j, "token", out.token);
+}
 json toJSON(const WorkDoneProgressCreateParams& p) {
     return {{"token", p.token}};
 }

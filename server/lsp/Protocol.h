@@ -144,6 +144,11 @@ struct WorkDoneProgressCreateParams {
     std::string token;
 };
 json toJSON(const WorkDoneProgressCreateParams& p);
+// window/workDoneProgress/cancel (client → server).
+struct WorkDoneProgressCancelParams {
+    std::string token;
+};
+bool fromJSON(const json& j, WorkDoneProgressCancelParams& out);
 
 // ---- settings (workspace/didChangeConfiguration, workspace/configuration section "skein",
 // initializationOptions)

@@ -220,6 +220,10 @@ void Server::handleNotification(const std::string& method, const json& params) {
         if (!fromJSON(params, p)) return bad("invalid parameters");
         if (p.settings) applySettings(*p.settings, method.c_str());
         if (configurationSupported_) requestConfiguration();
+    } else if (method == "window/workDoneProgress/cancel") {
+        WorkDoneProgressCancelParams p;
+        if (!fromJSON(params, p)) return bad("invalid parameters");
+        engine_->cancelProgress(p.token); // an unknown or finished token: nothing to do
     } else if (method == "$/cancelRequest") {
         // Every request is answered at once on the message loop, so there is never one to cancel; a check is
         // cancelled with the skein.cancel command or superseded by an edit.

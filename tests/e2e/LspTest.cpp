@@ -267,6 +267,19 @@ TEST_F(Lsp, CancelStopsTheExplorationPromptly) {
     auto pub = client.lastDiagnostics(uri);
     ASSERT_TRUE(pub);
     EXPECT_FALSE(withCode(diagnosticsOf(*pub), "bounded").empty()) << pub->dump(1);
+    // The progress UI's cancel button does the same (window/workDoneProgress/cancel on the progress token).
+    size_t mark = client.count();
+    client.request("workspace/executeCommand", {{"command", "skein.recheck"}, {"arguments", {uri}}});
+    auto begin = client.waitFor(
+        [](const json& m) {
+            return m.value("method", "") == "$/progress" && m["params"]["value"]["kind"] == "begin" &&
+                   m["params"]["value"]["cancellable"] == true;
+        },
+        30s, &mark);
+    ASSERT_TRUE(begin);
+    std::this_thread::sleep_for(100ms);
+    client.notify("window/workDoneProgress/cancel", {{"token", begin->message["params"]["token"]}});
+    ASSERT_TRUE(client.waitStatus(uri, 1, "cancelled", 10s, &mark));
     // A new version supersedes the running exploration too.
     size_t from = client.count();
     client.request("workspace/executeCommand", {{"command", "skein.recheck"}, {"arguments", {uri}}});
