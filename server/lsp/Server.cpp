@@ -7,6 +7,30 @@
 namespace skein::lsp {
 namespace {
 
+// True when the JSON text nests deeper than `limit` (nlohmann_json builds and destroys values recursively, so
+// a hostile message of a million `[` would overflow the stack). Brackets inside strings do not count.
+bool nestsDeeperThan(const std::string& text, int limit) {
+    int depth = 0;
+    bool inString = false, escaped = false;
+    for (char c : text) {
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit) return true;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return false;
+}
+
 ResponseError invalidParams(const std::string& method) {
     return {ErrorCode::InvalidParams, "invalid parameters for " + method};
 }
@@ -23,6 +47,10 @@ int Server::run() {
     for (;;) {
         auto body = transport_.readMessage();
         if (!body) return shutdown_ ? 0 : 1; // end of input
+        if (nestsDeeperThan(*body, 256)) {
+            transport_.replyError(nullptr, ErrorCode::ParseError, "message nests deeper than 256 levels");
+            continue;
+        }
         json message = json::parse(*body, nullptr, /*allow_exceptions=*/false);
         if (message.is_discarded()) {
             transport_.replyError(nullptr, ErrorCode::ParseError, "message is not valid JSON");

@@ -306,6 +306,14 @@ TEST_F(Lsp, MalformedMessagesAndUnknownMethodsGetErrorsAndTheServerCarriesOn) {
     auto parse = client.waitFor([](const json& m) { return m.contains("error") && m["id"].is_null(); }, 5s);
     ASSERT_TRUE(parse);
     EXPECT_EQ(parse->message["error"]["code"], -32700);
+    client.sendRaw(R"({"jsonrpc":"2.0","id":78,"method":"x","params":)" + std::string(200000, '[') +
+                   std::string(200000, ']') + "}"); // would overflow a recursive parser's stack
+    ASSERT_TRUE(client.waitFor(
+        [](const json& m) {
+            return m.contains("error") && m["id"].is_null() &&
+                   m["error"]["message"].get<std::string>().find("nests deeper") != std::string::npos;
+        },
+        5s));
     client.writeAll("X-Garbage: 1\r\n\r\n");                     // a header without Content-Length
     client.sendRaw(R"({"jsonrpc":"1.0","id":77,"method":"x"})"); // not JSON-RPC 2.0
     auto bad = client.response(77);
