@@ -124,7 +124,7 @@ struct Engine::Job {
     // yet) plus `extra`; remembers their ids for skein/counterexample.
     void publish(Document& d, std::vector<Diagnostic> extra = {}) {
         LineIndex lines(text);
-        DocumentView view{uri, path, lines};
+        DocumentView view{uri, path, lines, &outcome->variables};
         PublishDiagnosticsParams p{uri, version, {}};
         d.counterexamples.clear();
         auto add = [&](const std::string& id, const report::ErrorReport& e, bool isReplay) {
@@ -223,7 +223,6 @@ struct Engine::Job {
         LocationMap(*same->program, prog).apply(r);
         outcome->result = std::move(r);
         outcome->complete = true;
-        outcome->variables = sharedVariables(prog, req.options.exec);
         addTraceAccesses(outcome->variables, *outcome->result);
         std::lock_guard lock(engine.mutex_);
         Document* d = current();
@@ -277,10 +276,10 @@ struct Engine::Job {
         s.errors = uint32_t(replayed.size());
         char ms[32];
         std::snprintf(ms, sizeof ms, "%.2f ms", replayMs);
-        s.message =
-            replayed.empty()
-                ? "the previous counterexamples no longer fail (replayed in " + std::string(ms) + ")"
-                : "still fails: " + explainError(replayed.front().second) + " (replayed in " + ms + ")";
+        s.message = replayed.empty()
+                        ? "the previous counterexamples no longer fail (replayed in " + std::string(ms) + ")"
+                        : "still fails: " + explainError(replayed.front().second, &outcome->variables) +
+                              " (replayed in " + ms + ")";
         engine.setStatus(*d, s);
         return true;
     }
@@ -340,12 +339,7 @@ struct Engine::Job {
                 sendProgress(WorkDoneProgress::Kind::Report, statsLine(st), pct);
             });
         auto explored = exploreProgram(*outcome->program, req, &obs);
-        if (explored) {
-            explored->stats.compileMs = compileMs;
-            // Hover facts, computed before taking the lock (one execution of the program).
-            outcome->variables = sharedVariables(*outcome->program, req.options.exec);
-            addTraceAccesses(outcome->variables, *explored);
-        }
+        if (explored) explored->stats.compileMs = compileMs;
 
         std::lock_guard lock(engine.mutex_);
         if (!explored) { // an unknown algorithm (setAlgorithm validates; settings may name one)
@@ -380,6 +374,7 @@ struct Engine::Job {
                 found.push_back({newId(d), e});
         }
         replayed.clear(); // the exploration's verdict replaces the replay's
+        addTraceAccesses(outcome->variables, *explored);
         outcome->result = std::move(*explored);
         outcome->complete = !cancelled.load();
         publishResult(d, outcome->complete ? DocumentState::Done : DocumentState::Cancelled, std::nullopt);
@@ -396,6 +391,8 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
     job.outcome->program = prepared->program;
     job.outcome->fingerprint = program::positionIndependentFingerprint(*prepared->program);
     job.mainLine = mainLine(*prepared->program);
+    // Who touches which shared variable (one execution): for hovers and the diagnostics' sentences.
+    job.outcome->variables = sharedVariables(*prepared->program, job.req.options.exec);
     if (job.reuseCached()) return;
     if (cancelled.load()) return job.cancelledBeforeExploring(); // superseded (silent) or skein.cancel
     if (!job.replayPrevious()) return;

@@ -201,6 +201,31 @@ TEST_F(Lsp, CommentOnlyEditReusesTheResultAndMovesTheDiagnostic) {
         << races[0]["message"];
 }
 
+TEST_F(Lsp, AssertionMessageNamesTheWriteThatCameTooLate) {
+    client.initialize();
+    std::string uri = uriOf("early.c");
+    client.open(uri, R"(#include <assert.h>
+#include <pthread.h>
+int x;
+void *writer(void *a) { x = 2; return 0; }
+void *checker(void *a) { assert(x == 2); return 0; }
+int main(void) {
+  pthread_t w, c;
+  pthread_create(&w, 0, writer, 0);
+  pthread_create(&c, 0, checker, 0);
+  pthread_join(w, 0);
+  pthread_join(c, 0);
+  return 0;
+}
+)");
+    ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
+    auto a = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "assertion");
+    ASSERT_EQ(a.size(), 1u);
+    EXPECT_EQ(a[0]["message"], "assertion `x == 2` fails when thread 2 reads `x` = 0 at line 5 before thread 1's "
+                               "write at line 4");
+    EXPECT_EQ(a[0]["relatedInformation"][0]["location"]["range"]["start"]["line"], 3);
+}
+
 TEST_F(Lsp, AfterARealEditThePreviousCounterexampleIsReplayedFirst) {
     client.initialize(json{{"debounceMs", 50}});
     std::string uri = uriOf("lost_update.c");
