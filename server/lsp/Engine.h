@@ -5,9 +5,10 @@
 // reports through the Client interface. It knows LSP's data types (Protocol.h) but not the wire: Server.cpp
 // does the JSON-RPC.
 //
-// Thread-safety: the public methods are called from the message loop (one thread); Client callbacks are made
-// from worker threads, one at a time per document, with the engine's lock held (so a stale result can never
-// be published after a newer one). A Client must not call back into the Engine.
+// Thread-safety: the public methods may be called from any thread (the server calls them from its message
+// loop); they take the engine's lock and never wait for a check. Client callbacks are made from worker threads
+// (and from close() on the caller's) with the engine's lock held, so a stale result can never be published
+// after a newer one; a Client must not call back into the Engine.
 #include <chrono>
 #include <expected>
 #include <list>
