@@ -56,7 +56,8 @@ int Server::run() {
             transport_.replyError(nullptr, ErrorCode::ParseError, "message is not valid JSON");
             continue;
         }
-        if (message.is_object() && message.value("method", "") == "exit" && !message.contains("id"))
+        if (message.is_object() && message.contains("method") && message["method"] == "exit" &&
+            !message.contains("id"))
             return shutdown_ ? 0 : 1;
         try {
             handle(message);
@@ -70,7 +71,7 @@ int Server::run() {
 }
 
 void Server::handle(const json& message) {
-    if (!message.is_object() || message.value("jsonrpc", "") != "2.0") {
+    if (!message.is_object() || !message.contains("jsonrpc") || message["jsonrpc"] != "2.0") {
         transport_.replyError(message.is_object() && message.contains("id") ? message["id"] : json(nullptr),
                               ErrorCode::InvalidRequest, "not a JSON-RPC 2.0 message");
         return;

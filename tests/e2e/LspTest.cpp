@@ -340,6 +340,8 @@ TEST_F(Lsp, MalformedMessagesAndUnknownMethodsGetErrorsAndTheServerCarriesOn) {
         },
         5s));
     client.writeAll("X-Garbage: 1\r\n\r\n");                     // a header without Content-Length
+    client.sendRaw(R"({"jsonrpc":"2.0","method":5})");            // wrongly typed fields
+    client.sendRaw(R"({"jsonrpc":7,"id":76,"method":"x"})");
     client.sendRaw(R"({"jsonrpc":"1.0","id":77,"method":"x"})"); // not JSON-RPC 2.0
     auto bad = client.response(77);
     ASSERT_TRUE(bad);
