@@ -170,7 +170,7 @@ struct Settings {
     // memory, arithmetic, pthread_misuse, stack_overflow, unsupported). Empty = all.
     std::vector<std::string> reportKinds;
     uint32_t debounceMs = 300;
-    uint32_t maxConcurrentExplorations = 1;
+    uint32_t maxConcurrentExplorations = 2;
     std::vector<std::string> clangFlags;
     bool replayFirst = true; // replay the previous counterexamples' schedules before exploring
 };
