@@ -30,7 +30,8 @@ class LocationMap {
         uint32_t line, column;
         auto operator<=>(const Key&) const = default;
     };
-    std::map<Key, std::pair<uint32_t, uint32_t>> map_;
+    std::map<Key, Key> map_; // old (file, line, column) → new; the file changes when the result came from
+                             // another document with the same program
 };
 
 // 1-based line of `main`'s definition (0 when unknown).

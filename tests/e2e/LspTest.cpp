@@ -221,8 +221,9 @@ int main(void) {
     ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
     auto a = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "assertion");
     ASSERT_EQ(a.size(), 1u);
-    EXPECT_EQ(a[0]["message"], "assertion `x == 2` fails when thread 2 reads `x` = 0 at line 5 before thread 1's "
-                               "write at line 4");
+    EXPECT_EQ(a[0]["message"],
+              "assertion `x == 2` fails when thread 2 reads `x` = 0 at line 5 before thread 1's "
+              "write at line 4");
     EXPECT_EQ(a[0]["relatedInformation"][0]["location"]["range"]["start"]["line"], 3);
 }
 
@@ -339,8 +340,8 @@ TEST_F(Lsp, MalformedMessagesAndUnknownMethodsGetErrorsAndTheServerCarriesOn) {
                    m["error"]["message"].get<std::string>().find("nests deeper") != std::string::npos;
         },
         5s));
-    client.writeAll("X-Garbage: 1\r\n\r\n");                     // a header without Content-Length
-    client.sendRaw(R"({"jsonrpc":"2.0","method":5})");            // wrongly typed fields
+    client.writeAll("X-Garbage: 1\r\n\r\n");           // a header without Content-Length
+    client.sendRaw(R"({"jsonrpc":"2.0","method":5})"); // wrongly typed fields
     client.sendRaw(R"({"jsonrpc":7,"id":76,"method":"x"})");
     client.sendRaw(R"({"jsonrpc":"1.0","id":77,"method":"x"})"); // not JSON-RPC 2.0
     auto bad = client.response(77);
@@ -605,6 +606,23 @@ TEST_F(Lsp, ExecutionBudgetGivesABoundedPartialResult) {
     auto lens = client.response(client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}}));
     EXPECT_NE((*lens)["result"][0]["command"]["title"].get<std::string>().find("(bounded)"),
               std::string::npos);
+}
+
+TEST_F(Lsp, AResultReusedFromAnotherDocumentIsShownInThisOne) {
+    client.initialize();
+    client.open(uriOf("one.c"), kRace);
+    ASSERT_TRUE(client.waitStatus(uriOf("one.c"), 1, "done"));
+    client.open(uriOf("two.c"), std::string("// the same program\n") + kRace);
+    auto done = client.waitStatus(uriOf("two.c"), 1, "done");
+    ASSERT_TRUE(done);
+    EXPECT_TRUE(done->message["params"]["reused"]);
+    auto races = withCode(diagnosticsOf(*client.lastDiagnostics(uriOf("two.c"))), "data_race");
+    ASSERT_EQ(races.size(), 1u);
+    EXPECT_EQ(races[0]["relatedInformation"][0]["location"]["uri"], uriOf("two.c"));
+    std::set<int> lines = {
+        races[0]["range"]["start"]["line"].get<int>(),
+        races[0]["relatedInformation"][0]["location"]["range"]["start"]["line"].get<int>()};
+    EXPECT_EQ(lines, (std::set<int>{3, 7})) << races[0].dump(1);
 }
 
 TEST_F(Lsp, SeveralDocumentsAreCheckedIndependently) {
