@@ -6,9 +6,9 @@
 // does the JSON-RPC.
 //
 // Thread-safety: the public methods may be called from any thread (the server calls them from its message
-// loop); they take the engine's lock and never wait for a check. Client callbacks are made from worker threads
-// (and from close() on the caller's) with the engine's lock held, so a stale result can never be published
-// after a newer one; a Client must not call back into the Engine.
+// loop); they take the engine's lock and never wait for a check. Client callbacks are made from worker
+// threads (and from close() on the caller's) with the engine's lock held, so a stale result can never be
+// published after a newer one; a Client must not call back into the Engine.
 #include <chrono>
 #include <expected>
 #include <list>
@@ -93,8 +93,9 @@ class Engine {
         bool userCancelled = false;
         std::optional<std::string> algorithm, alt; // skein.setAlgorithm overrides
         StatusParams status;
-        std::shared_ptr<const Outcome> shown;                       // whose diagnostics are published
-        std::shared_ptr<const Outcome> lastComplete;                // for replay and same-fingerprint reuse
+        std::shared_ptr<const Outcome> shown;              // whose diagnostics are published
+        std::shared_ptr<const Outcome> lastComplete;       // for replay and same-fingerprint reuse
+        std::vector<report::ErrorReport> unfinishedErrors; // found by a check that was then cancelled
         std::map<std::string, report::ErrorReport> counterexamples; // id → the published errors
         std::string progressToken; // of the running exploration's work-done progress
         json lastPublished;        // to skip republishing an identical set

@@ -93,7 +93,9 @@ struct Engine::Job {
     int64_t version = 0;
     std::string text, path;
     Settings settings;
-    std::shared_ptr<const Outcome> previous; // the document's last complete result
+    // Counterexamples to replay first: the last complete result's, and those an unfinished check of a newer
+    // version found before it was superseded or cancelled.
+    std::vector<report::ErrorReport> previous;
     CheckRequest req;
     std::shared_ptr<Outcome> outcome = std::make_shared<Outcome>();
     uint32_t mainLine = 0;
@@ -171,6 +173,7 @@ struct Engine::Job {
         engine.setStatus(d, s);
         if (outcome->complete) {
             d.lastComplete = outcome;
+            d.unfinishedErrors.clear();
             engine.cacheInsert(outcome);
         }
     }
@@ -184,7 +187,13 @@ struct Engine::Job {
         text = d->text;
         path = d->path;
         settings = engine.settingsFor(*d);
-        previous = d->lastComplete;
+        for (const report::ErrorReport& e : d->unfinishedErrors) previous.push_back(e);
+        if (d->lastComplete && d->lastComplete->result)
+            for (const report::ErrorReport& e : d->lastComplete->result->errors) {
+                bool dup = false;
+                for (auto& x : previous) dup |= sameError(x, e);
+                if (!dup) previous.push_back(e);
+            }
         req = makeRequest(settings, path, text, cancelled);
         outcome->version = version;
         outcome->optionsKey = optionsKey(settings);
@@ -246,8 +255,7 @@ struct Engine::Job {
     // Replays the previous counterexamples on the new program ("still fails" within milliseconds) and
     // publishes the errors they reach. False when the job became stale.
     bool replayPrevious() {
-        if (!settings.replayFirst || !previous || !previous->result || previous->result->errors.empty())
-            return true;
+        if (!settings.replayFirst || previous.empty()) return true;
         {
             std::lock_guard lock(engine.mutex_);
             Document* d = current();
@@ -257,7 +265,7 @@ struct Engine::Job {
         std::vector<report::ErrorReport> errs;
         double replayMs = 0;
         size_t n = 0;
-        for (const report::ErrorReport& old : previous->result->errors) {
+        for (const report::ErrorReport& old : previous) {
             if (old.schedule.empty() || n++ >= kMaxReplayed || cancelled.load()) continue;
             ReplayResult rr = replay(*outcome->program, old.schedule, req.options);
             replayMs += rr.elapsedMs;
@@ -353,6 +361,8 @@ struct Engine::Job {
             return;
         }
         auto it = engine.docs_.find(uri);
+        if (it != engine.docs_.end() && cancelled.load() && !explored->errors.empty())
+            it->second.unfinishedErrors = explored->errors; // replayed first by the next check
         if (it == engine.docs_.end() || it->second.generation != generation) {
             sendProgress(WorkDoneProgress::Kind::End, "superseded by a newer version", std::nullopt);
             if (cancelled.load() && it != engine.docs_.end()) {

@@ -248,6 +248,31 @@ TEST_F(Lsp, AfterARealEditThePreviousCounterexampleIsReplayedFirst) {
     ASSERT_TRUE(client.waitStatus(uri, 2, "done"));
 }
 
+TEST_F(Lsp, ErrorsFoundByASupersededExplorationAreReplayedByTheNextCheck) {
+    client.initialize(json{{"algorithm", "dfs"}, {"timeLimitSeconds", 0}, {"debounceMs", 20}});
+    std::string uri = uriOf("racy-long.c");
+    std::string racy = kLong;
+    racy.replace(racy.find("pthread_mutex_lock(&m); "), 24, "");
+    client.open(uri, racy);
+    // The race shows up long before the exploration could end.
+    ASSERT_TRUE(client.waitFor(
+        [&](const json& m) {
+            return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri &&
+                   !withCode(m["params"]["diagnostics"], "data_race").empty();
+        },
+        30s));
+    client.changeFull(uri, racy + "int another_global = 1;\n", 2);
+    auto replay = client.waitFor(
+        [&](const json& m) {
+            return m.value("method", "") == "skein/status" && m["params"]["version"] == 2 &&
+                   m["params"]["state"] == "replaying" && m["params"].contains("message");
+        },
+        30s);
+    ASSERT_TRUE(replay);
+    EXPECT_EQ(replay->message["params"]["message"].get<std::string>().rfind("still fails: data race", 0), 0u)
+        << replay->message.dump();
+}
+
 TEST_F(Lsp, BurstOf200EditsPublishesOnlyTheLastVersion) {
     client.initialize(json{{"debounceMs", 300}});
     std::string uri = uriOf("burst.c");
