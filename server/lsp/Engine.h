@@ -77,6 +77,7 @@ class Engine {
     // One check's result for one version of a document.
     struct Outcome {
         int64_t version = 0;
+        std::string text;                                // the text its positions refer to
         std::shared_ptr<const program::Program> program; // null when it did not compile
         uint64_t fingerprint = 0;
         std::string optionsKey;

@@ -8,6 +8,7 @@
 #include "server/lsp/Diagnostics.h"
 #include "server/lsp/Engine.h"
 #include "server/lsp/Text.h"
+#include "server/lsp/Tokens.h"
 
 namespace skein::lsp {
 namespace {
@@ -196,6 +197,7 @@ struct Engine::Job {
             }
         req = makeRequest(settings, path, text, cancelled);
         outcome->version = version;
+        outcome->text = text;
         outcome->optionsKey = optionsKey(settings);
         StatusParams s = status(DocumentState::Compiling);
         engine.setStatus(*d, s);
@@ -203,6 +205,7 @@ struct Engine::Job {
     }
 
     void compileFailed(CheckFailure failure) {
+        found.clear(); // a preview's errors, if any
         outcome->compileErrors = std::move(failure.diagnostics);
         outcome->complete = true;
         std::lock_guard lock(engine.mutex_);
@@ -236,9 +239,45 @@ struct Engine::Job {
         std::lock_guard lock(engine.mutex_);
         Document* d = current();
         if (!d) return true;
-        for (const report::ErrorReport& e : outcome->result->errors) found.push_back({newId(*d), e});
+        Errors preview = std::move(found);
+        found.clear();
+        for (const report::ErrorReport& e : outcome->result->errors) {
+            auto p =
+                std::find_if(preview.begin(), preview.end(), [&](auto& x) { return sameError(x.second, e); });
+            found.push_back({p != preview.end() ? p->first : newId(*d), e});
+        }
         publishResult(*d, DocumentState::Done, same->version);
         return true;
+    }
+
+    // Before compiling: when the text differs from the shown result's only in comments and whitespace,
+    // publish that result's diagnostics moved token by token at once; the compiled check confirms
+    // (reuseCached keeps these ids, so an identical set is not sent twice) or, if the program did change
+    // after all (a header, a flag), replaces them.
+    void previewMovedDiagnostics() {
+        std::shared_ptr<const Outcome> shown;
+        {
+            std::lock_guard lock(engine.mutex_);
+            Document* d = current();
+            if (!d) return;
+            shown = d->shown;
+        }
+        if (!shown || !shown->complete || !shown->result || shown->text == text ||
+            shown->optionsKey != outcome->optionsKey)
+            return;
+        auto tokens = TokenMap::build(shown->text, text);
+        if (!tokens) return;
+        report::CheckResult r = *shown->result;
+        LocationMap::fromTokens(r, path, *tokens).apply(r);
+        uint32_t main = shown->program ? tokens->map(lsp::mainLine(*shown->program), 0).first : 0;
+        std::lock_guard lock(engine.mutex_);
+        Document* d = current();
+        if (!d) return;
+        for (const report::ErrorReport& e : r.errors) found.push_back({newId(*d), e});
+        std::vector<Diagnostic> extra;
+        LineIndex lines(text);
+        if (!r.bounds.empty()) extra.push_back(boundedDiagnostic(r, main, {uri, path, lines}));
+        publish(*d, std::move(extra));
     }
 
     // Cancelled while compiling. A superseded job says nothing (the newer version's job reports); a job
@@ -396,6 +435,7 @@ struct Engine::Job {
 void Engine::runJob(const std::string& uri, uint64_t generation, const std::atomic<bool>& cancelled) {
     Job job(*this, uri, generation, cancelled);
     if (!job.start()) return;
+    job.previewMovedDiagnostics();
     auto prepared = prepare(job.req);
     if (!prepared) return job.compileFailed(std::move(prepared.error()));
     job.outcome->program = prepared->program;
@@ -404,6 +444,7 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
     // Who touches which shared variable (one execution): for hovers and the diagnostics' sentences.
     job.outcome->variables = sharedVariables(*prepared->program, job.req.options.exec);
     if (job.reuseCached()) return;
+    job.found.clear(); // a preview's errors: the program changed after all
     if (cancelled.load()) return job.cancelledBeforeExploring(); // superseded (silent) or skein.cancel
     if (!job.replayPrevious()) return;
     job.explore(prepared->compileMs);

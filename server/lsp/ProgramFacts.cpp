@@ -1,5 +1,7 @@
 #include "server/lsp/ProgramFacts.h"
 
+#include "server/lsp/Tokens.h"
+
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -24,6 +26,23 @@ LocationMap::LocationMap(const program::Program& from, const program::Program& t
         size_t n = std::min(a.locs.size(), b.locs.size());
         for (size_t i = 0; i < n; ++i) add(a.locs[i], b.locs[i]);
     }
+}
+
+LocationMap LocationMap::fromTokens(const report::CheckResult& r, const std::string& file,
+                                    const TokenMap& t) {
+    LocationMap m;
+    auto add = [&](const report::SourceLocation& l) {
+        if (l.file != file || l.line == 0) return;
+        auto [line, column] = t.map(l.line, l.column);
+        m.map_.try_emplace(Key{l.file, l.line, l.column}, Key{l.file, line, l.column ? column : 0});
+    };
+    for (const report::ErrorReport& e : r.errors) {
+        add(e.location);
+        if (e.otherLocation) add(*e.otherLocation);
+        for (const report::TraceStep& s : e.trace) add(s.location);
+        for (const report::GraphNode& n : e.graph.nodes) add(n.location);
+    }
+    return m;
 }
 
 void LocationMap::apply(report::SourceLocation& l) const {

@@ -184,6 +184,17 @@ TEST_F(Lsp, CommentOnlyEditReusesTheResultAndMovesTheDiagnostic) {
         << before[0]["message"];
 
     client.changeRange(uri, 2, 0, 0, 0, 0, "/* a comment\n   over two lines */\n");
+    // The first publication for version 2 (the token-level preview, before compiling) is already right.
+    auto first = client.waitFor(
+        [&](const json& m) {
+            return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri &&
+                   m["params"].value("version", 0) == 2;
+        },
+        30s);
+    ASSERT_TRUE(first);
+    auto previewed = withCode(first->message["params"]["diagnostics"], "assertion");
+    ASSERT_EQ(previewed.size(), 1u);
+    EXPECT_EQ(previewed[0]["range"]["start"]["line"], 12);
     size_t from = 0;
     auto done = client.waitStatus(uri, 2, "done", 30s, &from);
     ASSERT_TRUE(done);
