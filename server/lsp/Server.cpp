@@ -102,8 +102,22 @@ void Server::handleResponse(const json& message) {
     if (message["id"].is_string() && message["id"] == configurationRequestId_ && message.contains("result")) {
         const json& r = message["result"];
         if (r.is_array() && !r.empty()) applySettings(r[0], "workspace/configuration");
+        return;
     }
-    // Other responses (window/workDoneProgress/create) need no action.
+    if (!message["id"].is_string()) return;
+    // window/workDoneProgress/create answered: send what waited, or drop it if the client refused the token.
+    std::lock_guard lock(progressMutex_);
+    auto it = pendingProgress_.find(message["id"].get<std::string>());
+    if (it == pendingProgress_.end()) return;
+    if (message.contains("error") && !it->second.ended) {
+        it->second.refused = true;
+        it->second.queued.clear();
+        return; // kept until its `end`, so that later notifications for the token are dropped too
+    }
+    if (message.contains("error")) it->second.queued.clear();
+    for (json& params : it->second.queued) transport_.notify("$/progress", std::move(params));
+    std::erase(pendingOrder_, it->first);
+    pendingProgress_.erase(it);
 }
 
 void Server::applySettings(const json& settings, const char* from) {
@@ -272,10 +286,38 @@ void Server::status(const StatusParams& p) {
 }
 
 void Server::createProgress(const std::string& token) {
-    transport_.request("window/workDoneProgress/create", toJSON(WorkDoneProgressCreateParams{token}));
+    std::lock_guard lock(progressMutex_);
+    // Under the lock: the answer (read on the message loop) cannot be handled before the id is recorded.
+    std::string id =
+        transport_.request("window/workDoneProgress/create", toJSON(WorkDoneProgressCreateParams{token}));
+    pendingProgress_[id] = PendingToken{token, {}, false};
+    pendingOrder_.push_back(id);
+    while (pendingOrder_.size() > 64) { // a client that never answers
+        pendingProgress_.erase(pendingOrder_.front());
+        pendingOrder_.pop_front();
+    }
 }
 
 void Server::progress(const std::string& token, const WorkDoneProgress& p) {
+    std::lock_guard lock(progressMutex_);
+    for (auto it = pendingProgress_.begin(); it != pendingProgress_.end(); ++it) {
+        PendingToken& pending = it->second;
+        if (pending.token != token) continue;
+        bool end = p.kind == WorkDoneProgress::Kind::End;
+        pending.ended |= end;
+        if (!pending.refused) {
+            // Keep begin, the latest report and end.
+            if (p.kind == WorkDoneProgress::Kind::Report && !pending.queued.empty() &&
+                pending.queued.back()["value"]["kind"] == "report")
+                pending.queued.pop_back();
+            pending.queued.push_back(toJSON(ProgressParams{token, p}));
+        }
+        if (end && pending.refused) {
+            std::erase(pendingOrder_, it->first);
+            pendingProgress_.erase(it);
+        }
+        return;
+    }
     transport_.notify("$/progress", toJSON(ProgressParams{token, p}));
 }
 

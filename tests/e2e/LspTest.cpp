@@ -357,6 +357,49 @@ TEST_F(Lsp, CancelStopsTheExplorationPromptly) {
     EXPECT_TRUE(superseded);
 }
 
+TEST(LspProgress, WaitsForTheClientToAcceptTheTokenAndHonoursARefusal) {
+    LspClient client(SKEIN_BINARY);
+    client.autoAcceptProgress_ = false;
+    client.initialize(json::object(), /*progress=*/true);
+    std::string uri = uriOf("race.c");
+    client.open(uri, kRace);
+    auto create = client.waitFor(
+        [](const json& m) { return m.value("method", "") == "window/workDoneProgress/create"; }, 30s);
+    ASSERT_TRUE(create);
+    ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
+    auto progressed = [&] {
+        return client.waitFor([](const json& m) { return m.value("method", "") == "$/progress"; }, 0ms)
+            .has_value();
+    };
+    EXPECT_FALSE(progressed()); // not before the token is accepted
+    client.respond(create->message["id"], nullptr);
+    auto begin = client.waitFor([](const json& m) { return m.value("method", "") == "$/progress"; }, 5s);
+    ASSERT_TRUE(begin);
+    EXPECT_EQ(begin->message["params"]["value"]["kind"], "begin");
+    ASSERT_TRUE(client.waitFor(
+        [](const json& m) {
+            return m.value("method", "") == "$/progress" && m["params"]["value"]["kind"] == "end";
+        },
+        5s));
+    // A refused token: nothing is sent for it.
+    size_t from = client.count();
+    client.changeFull(uri, kRaceFixed, 2);
+    auto create2 = client.waitFor(
+        [](const json& m) { return m.value("method", "") == "window/workDoneProgress/create"; }, 30s, &from);
+    ASSERT_TRUE(create2);
+    ASSERT_TRUE(client.waitStatus(uri, 2, "done"));
+    client.sendRaw(json{
+        {"jsonrpc", "2.0"}, {"id", create2->message["id"]}, {"error", {{"code", -32603}, {"message", "no"}}}}
+                       .dump());
+    std::this_thread::sleep_for(200ms);
+    EXPECT_FALSE(client.waitFor(
+        [&](const json& m) {
+            return m.value("method", "") == "$/progress" &&
+                   m["params"]["token"] == create2->message["params"]["token"];
+        },
+        0ms));
+}
+
 TEST_F(Lsp, MalformedMessagesAndUnknownMethodsGetErrorsAndTheServerCarriesOn) {
     // Before initialize.
     int early = client.request("textDocument/codeLens", {{"textDocument", {{"uri", uriOf("a.c")}}}});
