@@ -231,9 +231,9 @@ void Server::handleRequest(const json& id, const std::string& method, const json
 }
 
 void Server::handleNotification(const std::string& method, const json& params) {
-    auto bad = [&](const std::string& why) {
+    auto bad = [&](const std::string& why, MessageType type = MessageType::Error) {
         transport_.notify("window/logMessage",
-                          toJSON(ShowMessageParams{MessageType::Error, "skein: " + method + ": " + why}));
+                          toJSON(ShowMessageParams{type, "skein: " + method + ": " + why}));
     };
     if (method == "initialized") {
         if (configurationSupported_) requestConfiguration();
@@ -273,7 +273,7 @@ void Server::handleNotification(const std::string& method, const json& params) {
     } else if (method.rfind("$/", 0) == 0) {
         // Optional protocol notifications ($/setTrace, ...) are ignored.
     } else {
-        bad("unknown notification (ignored)");
+        bad("unknown notification (ignored)", MessageType::Log); // e.g. didChangeWatchedFiles: not an error
     }
 }
 
