@@ -125,6 +125,11 @@ void Engine::setSettings(Settings s) {
         for (auto& [uri, d] : docs_) scheduleCheck(d, std::chrono::milliseconds(0));
 }
 
+void Engine::recheckAll() {
+    std::lock_guard lock(mutex_);
+    for (auto& [uri, d] : docs_) scheduleCheck(d, std::chrono::milliseconds(settings_.debounceMs));
+}
+
 std::expected<void, ResponseError> Engine::recheck(const std::string& uri) {
     std::lock_guard lock(mutex_);
     auto d = find(uri);

@@ -54,6 +54,8 @@ class Engine {
     std::expected<void, ResponseError> close(const std::string& uri);
 
     void setSettings(Settings s); // rechecks every open document
+    // Rechecks every open document after the debounce (files on disk changed); cached results stay valid.
+    void recheckAll();
     Settings settings() const;
 
     // workspace/executeCommand

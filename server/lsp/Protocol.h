@@ -117,8 +117,9 @@ bool fromJSON(const json& j, TextDocumentPositionParams& out);
 
 // What the server reads of `initialize`'s params.
 struct InitializeParams {
-    bool workDoneProgress = false;             // capabilities.window.workDoneProgress
-    bool configuration = false;                // capabilities.workspace.configuration
+    bool workDoneProgress = false; // capabilities.window.workDoneProgress
+    bool configuration = false;    // capabilities.workspace.configuration
+    bool watchFiles = false;       // capabilities.workspace.didChangeWatchedFiles.dynamicRegistration
     std::optional<json> initializationOptions; // a settings object, or {"skein": settings}
 };
 bool fromJSON(const json& j, InitializeParams& out);
@@ -138,6 +139,13 @@ struct ConfigurationParams {
     std::string section = "skein";
 };
 json toJSON(const ConfigurationParams& p);
+
+// client/registerCapability (server → client) for workspace/didChangeWatchedFiles on C sources and headers,
+// so that editing an included header rechecks the open documents.
+struct WatchFilesRegistration {
+    std::vector<std::string> globs = {"**/*.h", "**/*.c"};
+};
+json toJSON(const WatchFilesRegistration& r);
 
 // window/workDoneProgress/create (server → client).
 struct WorkDoneProgressCreateParams {

@@ -151,6 +151,7 @@ void Server::handleRequest(const json& id, const std::string& method, const json
                                                                                error + " (ignored)"}));
         progressSupported_ = p.workDoneProgress;
         configurationSupported_ = p.configuration;
+        watchFilesSupported_ = p.watchFiles;
         engine_ = std::make_unique<Engine>(*this, settings, Engine::Options{opts_.poolSize, 32});
         initialized_ = true;
         transport_.reply(id, initializeResult());
@@ -237,6 +238,8 @@ void Server::handleNotification(const std::string& method, const json& params) {
     };
     if (method == "initialized") {
         if (configurationSupported_) requestConfiguration();
+        if (watchFilesSupported_)
+            transport_.request("client/registerCapability", toJSON(WatchFilesRegistration{}));
         return;
     }
     if (!initialized_ || shutdown_ || !engine_) return; // dropped, as the protocol asks
@@ -263,6 +266,10 @@ void Server::handleNotification(const std::string& method, const json& params) {
         if (!fromJSON(params, p)) return bad("invalid parameters");
         if (p.settings) applySettings(*p.settings, method.c_str());
         if (configurationSupported_) requestConfiguration();
+    } else if (method == "workspace/didChangeWatchedFiles") {
+        // A source or header changed on disk (an included header, most likely): recheck the open documents.
+        // An unaffected one costs a compile: its fingerprint finds the cached result.
+        engine_->recheckAll();
     } else if (method == "window/workDoneProgress/cancel") {
         WorkDoneProgressCancelParams p;
         if (!fromJSON(params, p)) return bad("invalid parameters");

@@ -62,6 +62,7 @@ class Server : public Client {
     std::map<std::string, PendingToken> pendingProgress_; // by the create request's id
     std::deque<std::string> pendingOrder_; // ids, oldest first (a silent client cannot grow it)
     bool configurationSupported_ = false;
+    bool watchFilesSupported_ = false;
     std::string configurationRequestId_;
 };
 

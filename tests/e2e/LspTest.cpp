@@ -704,6 +704,53 @@ TEST_F(Lsp, AResultReusedFromAnotherDocumentIsShownInThisOne) {
     EXPECT_EQ(lines, (std::set<int>{3, 7})) << races[0].dump(1);
 }
 
+TEST_F(Lsp, AChangedHeaderOnDiskRechecksTheDocumentsThatIncludeIt) {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::temp_directory_path() / ("skein-lsp-header-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "config.h") << "#define FIXED 0\n";
+    std::string text = R"(#include <pthread.h>
+#include "config.h"
+int x;
+void *t(void *a) { x = 1; return 0; }
+int main() {
+  pthread_t a;
+  pthread_create(&a, 0, t, 0);
+#if FIXED
+  pthread_join(a, 0);
+  x = 2;
+#else
+  x = 2;
+  pthread_join(a, 0);
+#endif
+  return 0;
+}
+)";
+    int id = client.request(
+        "initialize",
+        {{"capabilities", {{"workspace", {{"didChangeWatchedFiles", {{"dynamicRegistration", true}}}}}}}});
+    ASSERT_TRUE(client.response(id));
+    client.notify("initialized", json::object());
+    auto reg = client.waitFor(
+        [](const json& m) { return m.value("method", "") == "client/registerCapability"; }, 5s);
+    ASSERT_TRUE(reg);
+    EXPECT_EQ(reg->message["params"]["registrations"][0]["method"], "workspace/didChangeWatchedFiles");
+    client.respond(reg->message["id"], nullptr);
+    std::string uri = "file://" + (dir / "main.c").string();
+    client.open(uri, text);
+    ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
+    EXPECT_EQ(withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "data_race").size(), 1u);
+    std::ofstream(dir / "config.h") << "#define FIXED 1\n";
+    size_t from = client.count();
+    client.notify("workspace/didChangeWatchedFiles",
+                  {{"changes", {{{"uri", "file://" + (dir / "config.h").string()}, {"type", 2}}}}});
+    auto done = client.waitStatus(uri, 1, "done", 30s, &from);
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->message["params"]["verdict"], "safe");
+    EXPECT_TRUE(diagnosticsOf(*client.lastDiagnostics(uri)).empty());
+    fs::remove_all(dir);
+}
+
 TEST_F(Lsp, SeveralDocumentsAreCheckedIndependently) {
     client.initialize(json{{"maxConcurrentExplorations", 2}});
     client.open(uriOf("a.c"), kRace);
