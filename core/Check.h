@@ -1,6 +1,6 @@
 #pragma once
 // The whole pipeline, file → verdict: compile (core/frontend), lower (core/program), explore (core/explore).
-// Used by `skein check` and, later, by the language server.
+// Used by `skein check` and by the language server (server/lsp), which keeps the lowered program (below).
 #include <expected>
 #include <memory>
 #include <optional>

@@ -4,6 +4,7 @@
 //   minus debounce replay        the server's own measurement of replaying the previous counterexamples
 //   (status message) full          the same didChange → status "done" (the whole exploration), minus debounce
 //   comment       didChange (comment-only edit) → republished diagnostics of that version, minus debounce
+//                 (the token-level preview, published before compiling)
 //   cancel        skein.cancel during a long dfs exploration → status "cancelled"
 //   supersede     didChange during a long dfs exploration → status "cancelled" (superseded) of the old
 //   version
@@ -90,13 +91,26 @@ int main(int argc, char** argv) {
         {"use_after_free.c", "use_after_free.c", json::object()},
         // A long exploration (134,545 executions): the replay answers long before the exploration ends.
         {"lost_update.c", "lost_update.c -DN=4 dfs", json{{"algorithm", "dfs"}, {"clangFlags", {"-DN=4"}}}},
+        // A 3,248-line file (400 extra functions): compiling takes ~60 ms.
+        {"lost_update.c", "lost_update.c + 3200 lines", json{{"padding", 400}}},
     };
     for (const Row& row : rows) {
         std::string name = row.label;
         std::string text = readFile(root + "/examples/" + row.file);
         if (text.empty()) continue;
-        LspClient client(binary);
         json settings = row.settings;
+        if (settings.contains("padding")) {
+            std::string pad = "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n";
+            for (int i = 0; i < settings["padding"].get<int>(); ++i)
+                pad += "int helper_" + std::to_string(i) +
+                       "(int a, int b) {\n  int s = 0;\n"
+                       "  for (int i = 0; i < a; i++) {\n    if (i % 3 == " +
+                       std::to_string(i % 3) + ") s += b * i;\n    else s -= i;\n  }\n  return s + " +
+                       std::to_string(i) + ";\n}\n";
+            text = pad + text;
+            settings.erase("padding");
+        }
+        LspClient client(binary);
         settings["debounceMs"] = kDebounceMs;
         client.initialize(settings);
         std::string uri = "file:///skein-bench/" + std::string(row.file);

@@ -13,7 +13,9 @@ bool isRead(const TraceStep& s) {
     return (s.operation == "read" || s.operation == "rmw") && !s.variable.empty();
 }
 bool isWrite(const TraceStep& s) {
-    return (s.operation == "write" || s.operation == "rmw" || s.operation == "copy") && !s.variable.empty();
+    return (s.operation == "write" || s.operation == "rmw" || s.operation == "copy" ||
+            s.operation == "free") &&
+           !s.variable.empty();
 }
 
 std::string lineOf(const TraceStep& s) {
@@ -38,9 +40,12 @@ int sourceWrite(const report::ErrorReport& e, size_t readIndex) {
 // update).
 struct AssertionStory {
     int read = -1, source = -1, staleRead = -1, missedWrite = -1, laterWrite = -1;
+    // A write of another thread that the read came too early for, known from the program's facts rather than
+    // the trace (the counterexample ends at the failure, before that write).
+    std::optional<VariableAccess> tooLate;
 };
 
-AssertionStory assertionStory(const report::ErrorReport& e) {
+AssertionStory assertionStory(const report::ErrorReport& e, const VariableFacts* facts) {
     AssertionStory s;
     const auto& tr = e.trace;
     size_t end = tr.empty() ? 0 : tr.size() - 1; // the last step is the failing operation
@@ -59,6 +64,14 @@ AssertionStory assertionStory(const report::ErrorReport& e) {
                 s.laterWrite = int(i);
                 break;
             }
+        // A scalar that kept its initial value: which other thread writes it.
+        if (s.laterWrite < 0 && s.source < 0 && facts && var.find('[') == std::string::npos)
+            if (auto it = facts->find(var); it != facts->end())
+                for (const VariableAccess& a : it->second)
+                    if (a.write && a.thread != e.thread && a.line) {
+                        s.tooLate = a;
+                        break;
+                    }
         return s;
     }
     // The writer's own earlier read of the variable, and a write by a third thread between that read and the
@@ -139,11 +152,11 @@ bool kindReported(const Settings& s, report::ErrorKind k) {
            s.reportKinds.end();
 }
 
-std::string explainError(const report::ErrorReport& e) {
+std::string explainError(const report::ErrorReport& e, const VariableFacts* facts) {
     switch (e.kind) {
     case ErrorKind::Assertion: {
         std::string head = assertionHead(e);
-        AssertionStory s = assertionStory(e);
+        AssertionStory s = assertionStory(e, facts);
         const auto& tr = e.trace;
         if (s.read < 0) return head + " in " + threadName(e.thread);
         const TraceStep& r = tr[size_t(s.read)];
@@ -160,6 +173,10 @@ std::string explainError(const report::ErrorReport& e) {
             return head + " when " + threadName(e.thread) + " reads `" + r.variable + "`" + valueText(r) +
                    " at " + lineOf(r) + " before " + threadPossessive(w.thread) + " write at " + lineOf(w);
         }
+        if (s.tooLate)
+            return head + " when " + threadName(e.thread) + " reads `" + r.variable + "`" + valueText(r) +
+                   " at " + lineOf(r) + " before " + threadPossessive(s.tooLate->thread) + " write at line " +
+                   std::to_string(s.tooLate->line);
         if (s.source >= 0) {
             const TraceStep& w = tr[size_t(s.source)];
             return head + " when " + threadName(e.thread) + " reads `" + r.variable + "`" + valueText(r) +
@@ -192,7 +209,7 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
     Diagnostic d;
     d.code = std::string(report::errorKindName(e.kind));
     d.severity = e.kind == ErrorKind::Unsupported ? DiagnosticSeverity::Warning : DiagnosticSeverity::Error;
-    d.message = explainError(e);
+    d.message = explainError(e, doc.facts);
     if (replayed) d.message += " [replaying the previous counterexample; exploring…]";
     // Where: the error's location when it is in this document, else the last trace step that is.
     report::SourceLocation at = e.location;
@@ -208,7 +225,9 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
     d.range = doc.lines.statementRange(at.line, at.column);
     auto related = [&](const report::SourceLocation& l, std::string msg) {
         if (l.line == 0) return;
-        d.relatedInformation.push_back({locationOf(l, doc), std::move(msg)});
+        Location where = locationOf(l, doc);
+        if (where.uri == doc.uri && where.range.start == d.range.start) return; // the diagnostic's own place
+        d.relatedInformation.push_back({std::move(where), std::move(msg)});
     };
     switch (e.kind) {
     case ErrorKind::DataRace:
@@ -219,7 +238,10 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
             std::string what = "the other access";
             for (const TraceStep& s : e.trace)
                 if (s.detail == "racing access" && s.thread == e.otherThread.value_or(~0u))
-                    what = threadPossessive(s.thread) + " " + (isWrite(s) ? "write" : "read") +
+                    what = threadPossessive(s.thread) + " " +
+                           (s.operation == "free" ? "free"
+                            : isWrite(s)          ? "write"
+                                                  : "read") +
                            (var.empty() ? "" : " of `" + var + "`");
             related(*e.otherLocation, what + ", unordered with this access");
         }
@@ -240,8 +262,11 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
             }
         break;
     case ErrorKind::Assertion: {
-        AssertionStory s = assertionStory(e);
+        AssertionStory s = assertionStory(e, doc.facts);
         const auto& tr = e.trace;
+        if (s.tooLate)
+            related({doc.path, s.tooLate->line, 0, ""},
+                    threadPossessive(s.tooLate->thread) + " write, which comes too late");
         if (s.read >= 0) related(tr[size_t(s.read)].location, "the read the assertion depends on");
         if (s.source >= 0) related(tr[size_t(s.source)].location, "the write it reads from");
         if (s.staleRead >= 0) related(tr[size_t(s.staleRead)].location, "this read sees a stale value");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/report/Result.h"
+#include "server/lsp/ProgramFacts.h"
 #include "server/lsp/Protocol.h"
 #include "server/lsp/Text.h"
 
@@ -16,11 +17,13 @@ struct DocumentView {
     std::string uri;
     std::string path; // the path its checks compile it under
     const LineIndex& lines;
+    const VariableFacts* facts = nullptr; // who writes which shared variable, for the sentences
 };
 
 // The sentence for an error, built from its message and its trace, e.g. "assertion `counter == N` fails when
 // thread 2 reads `counter` before thread 1's write at line 33 (that write is lost)".
-std::string explainError(const report::ErrorReport& e);
+// `facts` (optional) names writes the counterexample's trace does not reach.
+std::string explainError(const report::ErrorReport& e, const VariableFacts* facts = nullptr);
 
 // `replayed`: found by replaying the previous counterexample's schedule (shown before the exploration ends).
 Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& counterexampleId,

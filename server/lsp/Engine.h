@@ -5,9 +5,10 @@
 // reports through the Client interface. It knows LSP's data types (Protocol.h) but not the wire: Server.cpp
 // does the JSON-RPC.
 //
-// Thread-safety: the public methods are called from the message loop (one thread); Client callbacks are made
-// from worker threads, one at a time per document, with the engine's lock held (so a stale result can never
-// be published after a newer one). A Client must not call back into the Engine.
+// Thread-safety: the public methods may be called from any thread (the server calls them from its message
+// loop); they take the engine's lock and never wait for a check. Client callbacks are made from worker
+// threads (and from close() on the caller's) with the engine's lock held, so a stale result can never be
+// published after a newer one; a Client must not call back into the Engine.
 #include <chrono>
 #include <expected>
 #include <list>
@@ -53,11 +54,15 @@ class Engine {
     std::expected<void, ResponseError> close(const std::string& uri);
 
     void setSettings(Settings s); // rechecks every open document
+    // Rechecks every open document after the debounce (files on disk changed); cached results stay valid.
+    void recheckAll();
     Settings settings() const;
 
     // workspace/executeCommand
     std::expected<void, ResponseError> recheck(const std::string& uri);
     std::expected<void, ResponseError> cancel(const std::string& uri);
+    // window/workDoneProgress/cancel: cancels the check whose progress this is (false: no such token).
+    bool cancelProgress(const std::string& token);
     std::expected<void, ResponseError> setAlgorithm(const std::string& uri, const std::string& algorithm,
                                                     const std::optional<std::string>& alt);
 
@@ -74,6 +79,7 @@ class Engine {
     // One check's result for one version of a document.
     struct Outcome {
         int64_t version = 0;
+        std::string text;                                // the text its positions refer to
         std::shared_ptr<const program::Program> program; // null when it did not compile
         uint64_t fingerprint = 0;
         std::string optionsKey;
@@ -90,14 +96,18 @@ class Engine {
         bool userCancelled = false;
         std::optional<std::string> algorithm, alt; // skein.setAlgorithm overrides
         StatusParams status;
-        std::shared_ptr<const Outcome> shown;                       // whose diagnostics are published
-        std::shared_ptr<const Outcome> lastComplete;                // for replay and same-fingerprint reuse
+        std::shared_ptr<const Outcome> shown;              // whose diagnostics are published
+        std::shared_ptr<const Outcome> lastComplete;       // for replay and same-fingerprint reuse
+        std::vector<report::ErrorReport> unfinishedErrors; // found by a check that was then cancelled
         std::map<std::string, report::ErrorReport> counterexamples; // id → the published errors
-        json lastPublished;                                         // to skip republishing an identical set
+        std::string progressToken; // of the running exploration's work-done progress
+        json lastPublished;        // to skip republishing an identical set
         uint64_t nextId = 0;
     };
-    struct Job; // one run of the pipeline (Engine.cpp)
+    struct Job; // one run of the pipeline (Job.cpp)
     friend struct Job;
+    // The settings that change a result, as a cache key; the others only change how it is shown or scheduled.
+    static std::string optionsKey(const Settings& s);
 
     void scheduleCheck(Document& d, std::chrono::milliseconds delay);
     void runJob(const std::string& uri, uint64_t generation, const std::atomic<bool>& cancelled);

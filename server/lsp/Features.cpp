@@ -120,7 +120,8 @@ std::expected<std::optional<Hover>, ResponseError> Engine::hover(const std::stri
         if (!rw.second.empty()) md += " writes at line " + linesText(rw.second);
         md += "\n";
     }
-    md += "\n(seen in one execution and in the counterexamples: other interleavings may touch it elsewhere)\n\n";
+    md += "\n(seen in one execution and in the counterexamples: other interleavings may touch it "
+          "elsewhere)\n\n";
     std::vector<std::string> races;
     if (d.shown->result)
         for (const report::ErrorReport& err : d.shown->result->errors) {

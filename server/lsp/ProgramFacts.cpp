@@ -1,5 +1,7 @@
 #include "server/lsp/ProgramFacts.h"
 
+#include "server/lsp/Tokens.h"
+
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -12,8 +14,9 @@ LocationMap::LocationMap(const program::Program& from, const program::Program& t
         if (a >= from.locations.size() || b >= to.locations.size()) return;
         const program::Location& la = from.locations[a];
         const program::Location& lb = to.locations[b];
-        if (la.line == 0 || la.file >= from.files.size()) return;
-        map_.try_emplace(Key{from.files[la.file], la.line, la.column}, std::pair{lb.line, lb.column});
+        if (la.line == 0 || la.file >= from.files.size() || lb.file >= to.files.size()) return;
+        map_.try_emplace(Key{from.files[la.file], la.line, la.column},
+                         Key{to.files[lb.file], lb.line, lb.column});
     };
     size_t nf = std::min(from.functions.size(), to.functions.size());
     for (size_t f = 0; f < nf; ++f) {
@@ -25,11 +28,29 @@ LocationMap::LocationMap(const program::Program& from, const program::Program& t
     }
 }
 
+LocationMap LocationMap::fromTokens(const report::CheckResult& r, const std::string& file,
+                                    const TokenMap& t) {
+    LocationMap m;
+    auto add = [&](const report::SourceLocation& l) {
+        if (l.file != file || l.line == 0) return;
+        auto [line, column] = t.map(l.line, l.column);
+        m.map_.try_emplace(Key{l.file, l.line, l.column}, Key{l.file, line, l.column ? column : 0});
+    };
+    for (const report::ErrorReport& e : r.errors) {
+        add(e.location);
+        if (e.otherLocation) add(*e.otherLocation);
+        for (const report::TraceStep& s : e.trace) add(s.location);
+        for (const report::GraphNode& n : e.graph.nodes) add(n.location);
+    }
+    return m;
+}
+
 void LocationMap::apply(report::SourceLocation& l) const {
     auto it = map_.find(Key{l.file, l.line, l.column});
     if (it == map_.end()) return;
-    l.line = it->second.first;
-    l.column = it->second.second;
+    l.file = it->second.file;
+    l.line = it->second.line;
+    l.column = it->second.column;
 }
 
 void LocationMap::apply(report::ErrorReport& e) const {

@@ -19,18 +19,23 @@ namespace skein::lsp {
 class LocationMap {
   public:
     LocationMap(const program::Program& from, const program::Program& to);
+    // The positions of `r` in `file`, moved token by token (a comment/whitespace edit, before compiling).
+    static LocationMap fromTokens(const report::CheckResult& r, const std::string& file,
+                                  const class TokenMap& t);
     void apply(report::SourceLocation& l) const;
     void apply(report::ErrorReport& e) const;
     void apply(report::CheckResult& r) const;
     size_t size() const { return map_.size(); }
 
   private:
+    LocationMap() = default;
     struct Key {
         std::string file;
         uint32_t line, column;
         auto operator<=>(const Key&) const = default;
     };
-    std::map<Key, std::pair<uint32_t, uint32_t>> map_;
+    std::map<Key, Key> map_; // old (file, line, column) → new; the file changes when the result came from
+                             // another document with the same program
 };
 
 // 1-based line of `main`'s definition (0 when unknown).

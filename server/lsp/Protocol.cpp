@@ -103,6 +103,14 @@ bool fromJSON(const json& j, InitializeParams& out) {
     };
     out.workDoneProgress = flag("window", "workDoneProgress");
     out.configuration = flag("workspace", "configuration");
+    if (auto caps = j.find("capabilities"); caps != j.end() && caps->is_object()) {
+        const json& ws = caps->value("workspace", json::object());
+        if (ws.is_object() && ws.contains("didChangeWatchedFiles") &&
+            ws["didChangeWatchedFiles"].is_object()) {
+            const json& w = ws["didChangeWatchedFiles"];
+            out.watchFiles = w.contains("dynamicRegistration") && w["dynamicRegistration"] == true;
+        }
+    }
     if (auto it = j.find("initializationOptions"); it != j.end() && !it->is_null())
         out.initializationOptions = it->contains("skein") ? (*it)["skein"] : *it;
     return true;
@@ -113,11 +121,22 @@ json initializeResult() {
             {"serverInfo", {{"name", "skein"}, {"version", "0.1.0"}}}};
 }
 
+json toJSON(const WatchFilesRegistration& r) {
+    json watchers = json::array();
+    for (const std::string& g : r.globs) watchers.push_back({{"globPattern", g}});
+    return {{"registrations", json::array({{{"id", "skein-watch-sources"},
+                                            {"method", "workspace/didChangeWatchedFiles"},
+                                            {"registerOptions", {{"watchers", watchers}}}}})}};
+}
+
 json toJSON(const ShowMessageParams& p) {
     return {{"type", int(p.type)}, {"message", p.message}};
 }
 json toJSON(const ConfigurationParams& p) {
     return {{"items", json::array({{{"section", p.section}}})}};
+}
+bool fromJSON(const json& j, WorkDoneProgressCancelParams& out) {
+    return get(j, "token", out.token);
 }
 json toJSON(const WorkDoneProgressCreateParams& p) {
     return {{"token", p.token}};

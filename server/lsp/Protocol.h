@@ -117,8 +117,9 @@ bool fromJSON(const json& j, TextDocumentPositionParams& out);
 
 // What the server reads of `initialize`'s params.
 struct InitializeParams {
-    bool workDoneProgress = false;             // capabilities.window.workDoneProgress
-    bool configuration = false;                // capabilities.workspace.configuration
+    bool workDoneProgress = false; // capabilities.window.workDoneProgress
+    bool configuration = false;    // capabilities.workspace.configuration
+    bool watchFiles = false;       // capabilities.workspace.didChangeWatchedFiles.dynamicRegistration
     std::optional<json> initializationOptions; // a settings object, or {"skein": settings}
 };
 bool fromJSON(const json& j, InitializeParams& out);
@@ -139,11 +140,23 @@ struct ConfigurationParams {
 };
 json toJSON(const ConfigurationParams& p);
 
+// client/registerCapability (server → client) for workspace/didChangeWatchedFiles on C sources and headers,
+// so that editing an included header rechecks the open documents.
+struct WatchFilesRegistration {
+    std::vector<std::string> globs = {"**/*.h", "**/*.c"};
+};
+json toJSON(const WatchFilesRegistration& r);
+
 // window/workDoneProgress/create (server → client).
 struct WorkDoneProgressCreateParams {
     std::string token;
 };
 json toJSON(const WorkDoneProgressCreateParams& p);
+// window/workDoneProgress/cancel (client → server).
+struct WorkDoneProgressCancelParams {
+    std::string token;
+};
+bool fromJSON(const json& j, WorkDoneProgressCancelParams& out);
 
 // ---- settings (workspace/didChangeConfiguration, workspace/configuration section "skein",
 // initializationOptions)
@@ -165,7 +178,7 @@ struct Settings {
     // memory, arithmetic, pthread_misuse, stack_overflow, unsupported). Empty = all.
     std::vector<std::string> reportKinds;
     uint32_t debounceMs = 300;
-    uint32_t maxConcurrentExplorations = 1;
+    uint32_t maxConcurrentExplorations = 2;
     std::vector<std::string> clangFlags;
     bool replayFirst = true; // replay the previous counterexamples' schedules before exploring
 };

@@ -7,9 +7,8 @@
 // queued task (a newer version supersedes older queued work) and sets the running task's flag, so a running
 // exploration stops at its next poll. At most `concurrency` tasks run at once, across all keys.
 //
-// Thread-safety: every public method may be called from any thread. Tasks run on the pool's threads; a task
-// must not call back into the Scheduler for its own key while holding locks of its caller (it may call
-// schedule()).
+// Thread-safety: every public method may be called from any thread, including from a task (the Scheduler's
+// lock is not held while a task runs). The destructor cancels and joins; it must not run on a pool thread.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>

@@ -7,6 +7,30 @@
 namespace skein::lsp {
 namespace {
 
+// True when the JSON text nests deeper than `limit` (nlohmann_json builds and destroys values recursively, so
+// a hostile message of a million `[` would overflow the stack). Brackets inside strings do not count.
+bool nestsDeeperThan(const std::string& text, int limit) {
+    int depth = 0;
+    bool inString = false, escaped = false;
+    for (char c : text) {
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit) return true;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return false;
+}
+
 ResponseError invalidParams(const std::string& method) {
     return {ErrorCode::InvalidParams, "invalid parameters for " + method};
 }
@@ -23,12 +47,17 @@ int Server::run() {
     for (;;) {
         auto body = transport_.readMessage();
         if (!body) return shutdown_ ? 0 : 1; // end of input
+        if (nestsDeeperThan(*body, 256)) {
+            transport_.replyError(nullptr, ErrorCode::ParseError, "message nests deeper than 256 levels");
+            continue;
+        }
         json message = json::parse(*body, nullptr, /*allow_exceptions=*/false);
         if (message.is_discarded()) {
             transport_.replyError(nullptr, ErrorCode::ParseError, "message is not valid JSON");
             continue;
         }
-        if (message.is_object() && message.value("method", "") == "exit" && !message.contains("id"))
+        if (message.is_object() && message.contains("method") && message["method"] == "exit" &&
+            !message.contains("id"))
             return shutdown_ ? 0 : 1;
         try {
             handle(message);
@@ -42,7 +71,7 @@ int Server::run() {
 }
 
 void Server::handle(const json& message) {
-    if (!message.is_object() || message.value("jsonrpc", "") != "2.0") {
+    if (!message.is_object() || !message.contains("jsonrpc") || message["jsonrpc"] != "2.0") {
         transport_.replyError(message.is_object() && message.contains("id") ? message["id"] : json(nullptr),
                               ErrorCode::InvalidRequest, "not a JSON-RPC 2.0 message");
         return;
@@ -73,8 +102,22 @@ void Server::handleResponse(const json& message) {
     if (message["id"].is_string() && message["id"] == configurationRequestId_ && message.contains("result")) {
         const json& r = message["result"];
         if (r.is_array() && !r.empty()) applySettings(r[0], "workspace/configuration");
+        return;
     }
-    // Other responses (window/workDoneProgress/create) need no action.
+    if (!message["id"].is_string()) return;
+    // window/workDoneProgress/create answered: send what waited, or drop it if the client refused the token.
+    std::lock_guard lock(progressMutex_);
+    auto it = pendingProgress_.find(message["id"].get<std::string>());
+    if (it == pendingProgress_.end()) return;
+    if (message.contains("error") && !it->second.ended) {
+        it->second.refused = true;
+        it->second.queued.clear();
+        return; // kept until its `end`, so that later notifications for the token are dropped too
+    }
+    if (message.contains("error")) it->second.queued.clear();
+    for (json& params : it->second.queued) transport_.notify("$/progress", std::move(params));
+    std::erase(pendingOrder_, it->first);
+    pendingProgress_.erase(it);
 }
 
 void Server::applySettings(const json& settings, const char* from) {
@@ -108,6 +151,7 @@ void Server::handleRequest(const json& id, const std::string& method, const json
                                                                                error + " (ignored)"}));
         progressSupported_ = p.workDoneProgress;
         configurationSupported_ = p.configuration;
+        watchFilesSupported_ = p.watchFiles;
         engine_ = std::make_unique<Engine>(*this, settings, Engine::Options{opts_.poolSize, 32});
         initialized_ = true;
         transport_.reply(id, initializeResult());
@@ -188,12 +232,14 @@ void Server::handleRequest(const json& id, const std::string& method, const json
 }
 
 void Server::handleNotification(const std::string& method, const json& params) {
-    auto bad = [&](const std::string& why) {
+    auto bad = [&](const std::string& why, MessageType type = MessageType::Error) {
         transport_.notify("window/logMessage",
-                          toJSON(ShowMessageParams{MessageType::Error, "skein: " + method + ": " + why}));
+                          toJSON(ShowMessageParams{type, "skein: " + method + ": " + why}));
     };
     if (method == "initialized") {
         if (configurationSupported_) requestConfiguration();
+        if (watchFilesSupported_)
+            transport_.request("client/registerCapability", toJSON(WatchFilesRegistration{}));
         return;
     }
     if (!initialized_ || shutdown_ || !engine_) return; // dropped, as the protocol asks
@@ -220,13 +266,21 @@ void Server::handleNotification(const std::string& method, const json& params) {
         if (!fromJSON(params, p)) return bad("invalid parameters");
         if (p.settings) applySettings(*p.settings, method.c_str());
         if (configurationSupported_) requestConfiguration();
+    } else if (method == "workspace/didChangeWatchedFiles") {
+        // A source or header changed on disk (an included header, most likely): recheck the open documents.
+        // An unaffected one costs a compile: its fingerprint finds the cached result.
+        engine_->recheckAll();
+    } else if (method == "window/workDoneProgress/cancel") {
+        WorkDoneProgressCancelParams p;
+        if (!fromJSON(params, p)) return bad("invalid parameters");
+        engine_->cancelProgress(p.token); // an unknown or finished token: nothing to do
     } else if (method == "$/cancelRequest") {
         // Every request is answered at once on the message loop, so there is never one to cancel; a check is
         // cancelled with the skein.cancel command or superseded by an edit.
     } else if (method.rfind("$/", 0) == 0) {
         // Optional protocol notifications ($/setTrace, ...) are ignored.
     } else {
-        bad("unknown notification (ignored)");
+        bad("unknown notification (ignored)", MessageType::Log); // e.g. didChangeWatchedFiles: not an error
     }
 }
 
@@ -239,10 +293,38 @@ void Server::status(const StatusParams& p) {
 }
 
 void Server::createProgress(const std::string& token) {
-    transport_.request("window/workDoneProgress/create", toJSON(WorkDoneProgressCreateParams{token}));
+    std::lock_guard lock(progressMutex_);
+    // Under the lock: the answer (read on the message loop) cannot be handled before the id is recorded.
+    std::string id =
+        transport_.request("window/workDoneProgress/create", toJSON(WorkDoneProgressCreateParams{token}));
+    pendingProgress_[id] = PendingToken{token, {}, false};
+    pendingOrder_.push_back(id);
+    while (pendingOrder_.size() > 64) { // a client that never answers
+        pendingProgress_.erase(pendingOrder_.front());
+        pendingOrder_.pop_front();
+    }
 }
 
 void Server::progress(const std::string& token, const WorkDoneProgress& p) {
+    std::lock_guard lock(progressMutex_);
+    for (auto it = pendingProgress_.begin(); it != pendingProgress_.end(); ++it) {
+        PendingToken& pending = it->second;
+        if (pending.token != token) continue;
+        bool end = p.kind == WorkDoneProgress::Kind::End;
+        pending.ended |= end;
+        if (!pending.refused) {
+            // Keep begin, the latest report and end.
+            if (p.kind == WorkDoneProgress::Kind::Report && !pending.queued.empty() &&
+                pending.queued.back()["value"]["kind"] == "report")
+                pending.queued.pop_back();
+            pending.queued.push_back(toJSON(ProgressParams{token, p}));
+        }
+        if (end && pending.refused) {
+            std::erase(pendingOrder_, it->first);
+            pendingProgress_.erase(it);
+        }
+        return;
+    }
     transport_.notify("$/progress", toJSON(ProgressParams{token, p}));
 }
 

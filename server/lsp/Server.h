@@ -7,8 +7,12 @@
 // Thread-safety: run() is the message loop (one thread). The Client callbacks run on Engine workers and only
 // write to the Transport, which serialises writes.
 #include <atomic>
+#include <deque>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "server/lsp/Engine.h"
 #include "server/lsp/Transport.h"
@@ -45,7 +49,20 @@ class Server : public Client {
     std::unique_ptr<Engine> engine_; // created by `initialize`
     bool initialized_ = false, shutdown_ = false;
     std::atomic<bool> progressSupported_ = false;
+    // Work-done progress tokens whose window/workDoneProgress/create the client has not answered yet: their
+    // $/progress notifications wait (at most begin, the latest report and end are kept), and are dropped if
+    // the client refuses the token. Guarded by progressMutex_ (taken before the transport's lock).
+    struct PendingToken {
+        std::string token;
+        std::vector<json> queued;
+        bool refused = false;
+        bool ended = false; // its `end` was queued
+    };
+    std::mutex progressMutex_;
+    std::map<std::string, PendingToken> pendingProgress_; // by the create request's id
+    std::deque<std::string> pendingOrder_; // ids, oldest first (a silent client cannot grow it)
     bool configurationSupported_ = false;
+    bool watchFilesSupported_ = false;
     std::string configurationRequestId_;
 };
 

@@ -76,6 +76,7 @@ class LspClient {
         writeAll(frame);
     }
     void writeAll(const std::string& bytes) {
+        std::lock_guard lock(writeMutex_); // the reader thread answers progress requests
         const char* p = bytes.data();
         size_t left = bytes.size();
         while (left > 0) {
@@ -228,6 +229,10 @@ class LspClient {
             }
             json m = json::parse(buf.substr(hdr + 4, len), nullptr, false);
             buf.erase(0, hdr + 4 + len);
+            // Accept every work-done progress token, as an editor does.
+            if (autoAcceptProgress_ && m.is_object() &&
+                m.value("method", "") == "window/workDoneProgress/create" && m.contains("id"))
+                sendRaw(json{{"jsonrpc", "2.0"}, {"id", m["id"]}, {"result", nullptr}}.dump());
             {
                 std::lock_guard lock(mutex_);
                 messages_.push_back({std::move(m), Clock::now()});
@@ -241,11 +246,15 @@ class LspClient {
         cv_.notify_all();
     }
 
+  public:
+    bool autoAcceptProgress_ = true; // answer window/workDoneProgress/create (set before initialize)
+
+  private:
     pid_t pid_ = -1;
     int in_ = -1, out_ = -1;
     int nextId_ = 0;
     std::thread reader_;
-    std::mutex mutex_;
+    std::mutex mutex_, writeMutex_;
     std::condition_variable cv_;
     std::deque<Received> messages_;
     bool closed_ = false;

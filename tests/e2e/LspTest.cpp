@@ -184,6 +184,17 @@ TEST_F(Lsp, CommentOnlyEditReusesTheResultAndMovesTheDiagnostic) {
         << before[0]["message"];
 
     client.changeRange(uri, 2, 0, 0, 0, 0, "/* a comment\n   over two lines */\n");
+    // The first publication for version 2 (the token-level preview, before compiling) is already right.
+    auto first = client.waitFor(
+        [&](const json& m) {
+            return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri &&
+                   m["params"].value("version", 0) == 2;
+        },
+        30s);
+    ASSERT_TRUE(first);
+    auto previewed = withCode(first->message["params"]["diagnostics"], "assertion");
+    ASSERT_EQ(previewed.size(), 1u);
+    EXPECT_EQ(previewed[0]["range"]["start"]["line"], 12);
     size_t from = 0;
     auto done = client.waitStatus(uri, 2, "done", 30s, &from);
     ASSERT_TRUE(done);
@@ -199,6 +210,32 @@ TEST_F(Lsp, CommentOnlyEditReusesTheResultAndMovesTheDiagnostic) {
     EXPECT_EQ(races[0]["range"]["start"]["line"], 5);
     EXPECT_NE(races[0]["message"].get<std::string>().find("line 6"), std::string::npos)
         << races[0]["message"];
+}
+
+TEST_F(Lsp, AssertionMessageNamesTheWriteThatCameTooLate) {
+    client.initialize();
+    std::string uri = uriOf("early.c");
+    client.open(uri, R"(#include <assert.h>
+#include <pthread.h>
+int x;
+void *writer(void *a) { x = 2; return 0; }
+void *checker(void *a) { assert(x == 2); return 0; }
+int main(void) {
+  pthread_t w, c;
+  pthread_create(&w, 0, writer, 0);
+  pthread_create(&c, 0, checker, 0);
+  pthread_join(w, 0);
+  pthread_join(c, 0);
+  return 0;
+}
+)");
+    ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
+    auto a = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "assertion");
+    ASSERT_EQ(a.size(), 1u);
+    EXPECT_EQ(a[0]["message"],
+              "assertion `x == 2` fails when thread 2 reads `x` = 0 at line 5 before thread 1's "
+              "write at line 4");
+    EXPECT_EQ(a[0]["relatedInformation"][0]["location"]["range"]["start"]["line"], 3);
 }
 
 TEST_F(Lsp, AfterARealEditThePreviousCounterexampleIsReplayedFirst) {
@@ -220,6 +257,31 @@ TEST_F(Lsp, AfterARealEditThePreviousCounterexampleIsReplayedFirst) {
     EXPECT_EQ(replay->message["params"]["message"].get<std::string>().rfind("still fails", 0), 0u)
         << replay->message.dump();
     ASSERT_TRUE(client.waitStatus(uri, 2, "done"));
+}
+
+TEST_F(Lsp, ErrorsFoundByASupersededExplorationAreReplayedByTheNextCheck) {
+    client.initialize(json{{"algorithm", "dfs"}, {"timeLimitSeconds", 0}, {"debounceMs", 20}});
+    std::string uri = uriOf("racy-long.c");
+    std::string racy = kLong;
+    racy.replace(racy.find("pthread_mutex_lock(&m); "), 24, "");
+    client.open(uri, racy);
+    // The race shows up long before the exploration could end.
+    ASSERT_TRUE(client.waitFor(
+        [&](const json& m) {
+            return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri &&
+                   !withCode(m["params"]["diagnostics"], "data_race").empty();
+        },
+        30s));
+    client.changeFull(uri, racy + "int another_global = 1;\n", 2);
+    auto replay = client.waitFor(
+        [&](const json& m) {
+            return m.value("method", "") == "skein/status" && m["params"]["version"] == 2 &&
+                   m["params"]["state"] == "replaying" && m["params"].contains("message");
+        },
+        30s);
+    ASSERT_TRUE(replay);
+    EXPECT_EQ(replay->message["params"]["message"].get<std::string>().rfind("still fails: data race", 0), 0u)
+        << replay->message.dump();
 }
 
 TEST_F(Lsp, BurstOf200EditsPublishesOnlyTheLastVersion) {
@@ -267,6 +329,19 @@ TEST_F(Lsp, CancelStopsTheExplorationPromptly) {
     auto pub = client.lastDiagnostics(uri);
     ASSERT_TRUE(pub);
     EXPECT_FALSE(withCode(diagnosticsOf(*pub), "bounded").empty()) << pub->dump(1);
+    // The progress UI's cancel button does the same (window/workDoneProgress/cancel on the progress token).
+    size_t mark = client.count();
+    client.request("workspace/executeCommand", {{"command", "skein.recheck"}, {"arguments", {uri}}});
+    auto begin = client.waitFor(
+        [](const json& m) {
+            return m.value("method", "") == "$/progress" && m["params"]["value"]["kind"] == "begin" &&
+                   m["params"]["value"]["cancellable"] == true;
+        },
+        30s, &mark);
+    ASSERT_TRUE(begin);
+    std::this_thread::sleep_for(100ms);
+    client.notify("window/workDoneProgress/cancel", {{"token", begin->message["params"]["token"]}});
+    ASSERT_TRUE(client.waitStatus(uri, 1, "cancelled", 10s, &mark));
     // A new version supersedes the running exploration too.
     size_t from = client.count();
     client.request("workspace/executeCommand", {{"command", "skein.recheck"}, {"arguments", {uri}}});
@@ -282,6 +357,49 @@ TEST_F(Lsp, CancelStopsTheExplorationPromptly) {
     EXPECT_TRUE(superseded);
 }
 
+TEST(LspProgress, WaitsForTheClientToAcceptTheTokenAndHonoursARefusal) {
+    LspClient client(SKEIN_BINARY);
+    client.autoAcceptProgress_ = false;
+    client.initialize(json::object(), /*progress=*/true);
+    std::string uri = uriOf("race.c");
+    client.open(uri, kRace);
+    auto create = client.waitFor(
+        [](const json& m) { return m.value("method", "") == "window/workDoneProgress/create"; }, 30s);
+    ASSERT_TRUE(create);
+    ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
+    auto progressed = [&] {
+        return client.waitFor([](const json& m) { return m.value("method", "") == "$/progress"; }, 0ms)
+            .has_value();
+    };
+    EXPECT_FALSE(progressed()); // not before the token is accepted
+    client.respond(create->message["id"], nullptr);
+    auto begin = client.waitFor([](const json& m) { return m.value("method", "") == "$/progress"; }, 5s);
+    ASSERT_TRUE(begin);
+    EXPECT_EQ(begin->message["params"]["value"]["kind"], "begin");
+    ASSERT_TRUE(client.waitFor(
+        [](const json& m) {
+            return m.value("method", "") == "$/progress" && m["params"]["value"]["kind"] == "end";
+        },
+        5s));
+    // A refused token: nothing is sent for it.
+    size_t from = client.count();
+    client.changeFull(uri, kRaceFixed, 2);
+    auto create2 = client.waitFor(
+        [](const json& m) { return m.value("method", "") == "window/workDoneProgress/create"; }, 30s, &from);
+    ASSERT_TRUE(create2);
+    ASSERT_TRUE(client.waitStatus(uri, 2, "done"));
+    client.sendRaw(json{
+        {"jsonrpc", "2.0"}, {"id", create2->message["id"]}, {"error", {{"code", -32603}, {"message", "no"}}}}
+                       .dump());
+    std::this_thread::sleep_for(200ms);
+    EXPECT_FALSE(client.waitFor(
+        [&](const json& m) {
+            return m.value("method", "") == "$/progress" &&
+                   m["params"]["token"] == create2->message["params"]["token"];
+        },
+        0ms));
+}
+
 TEST_F(Lsp, MalformedMessagesAndUnknownMethodsGetErrorsAndTheServerCarriesOn) {
     // Before initialize.
     int early = client.request("textDocument/codeLens", {{"textDocument", {{"uri", uriOf("a.c")}}}});
@@ -293,7 +411,17 @@ TEST_F(Lsp, MalformedMessagesAndUnknownMethodsGetErrorsAndTheServerCarriesOn) {
     auto parse = client.waitFor([](const json& m) { return m.contains("error") && m["id"].is_null(); }, 5s);
     ASSERT_TRUE(parse);
     EXPECT_EQ(parse->message["error"]["code"], -32700);
-    client.writeAll("X-Garbage: 1\r\n\r\n");                     // a header without Content-Length
+    client.sendRaw(R"({"jsonrpc":"2.0","id":78,"method":"x","params":)" + std::string(200000, '[') +
+                   std::string(200000, ']') + "}"); // would overflow a recursive parser's stack
+    ASSERT_TRUE(client.waitFor(
+        [](const json& m) {
+            return m.contains("error") && m["id"].is_null() &&
+                   m["error"]["message"].get<std::string>().find("nests deeper") != std::string::npos;
+        },
+        5s));
+    client.writeAll("X-Garbage: 1\r\n\r\n");           // a header without Content-Length
+    client.sendRaw(R"({"jsonrpc":"2.0","method":5})"); // wrongly typed fields
+    client.sendRaw(R"({"jsonrpc":7,"id":76,"method":"x"})");
     client.sendRaw(R"({"jsonrpc":"1.0","id":77,"method":"x"})"); // not JSON-RPC 2.0
     auto bad = client.response(77);
     ASSERT_TRUE(bad);
@@ -557,6 +685,70 @@ TEST_F(Lsp, ExecutionBudgetGivesABoundedPartialResult) {
     auto lens = client.response(client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}}));
     EXPECT_NE((*lens)["result"][0]["command"]["title"].get<std::string>().find("(bounded)"),
               std::string::npos);
+}
+
+TEST_F(Lsp, AResultReusedFromAnotherDocumentIsShownInThisOne) {
+    client.initialize();
+    client.open(uriOf("one.c"), kRace);
+    ASSERT_TRUE(client.waitStatus(uriOf("one.c"), 1, "done"));
+    client.open(uriOf("two.c"), std::string("// the same program\n") + kRace);
+    auto done = client.waitStatus(uriOf("two.c"), 1, "done");
+    ASSERT_TRUE(done);
+    EXPECT_TRUE(done->message["params"]["reused"]);
+    auto races = withCode(diagnosticsOf(*client.lastDiagnostics(uriOf("two.c"))), "data_race");
+    ASSERT_EQ(races.size(), 1u);
+    EXPECT_EQ(races[0]["relatedInformation"][0]["location"]["uri"], uriOf("two.c"));
+    std::set<int> lines = {
+        races[0]["range"]["start"]["line"].get<int>(),
+        races[0]["relatedInformation"][0]["location"]["range"]["start"]["line"].get<int>()};
+    EXPECT_EQ(lines, (std::set<int>{3, 7})) << races[0].dump(1);
+}
+
+TEST_F(Lsp, AChangedHeaderOnDiskRechecksTheDocumentsThatIncludeIt) {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::temp_directory_path() / ("skein-lsp-header-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "config.h") << "#define FIXED 0\n";
+    std::string text = R"(#include <pthread.h>
+#include "config.h"
+int x;
+void *t(void *a) { x = 1; return 0; }
+int main() {
+  pthread_t a;
+  pthread_create(&a, 0, t, 0);
+#if FIXED
+  pthread_join(a, 0);
+  x = 2;
+#else
+  x = 2;
+  pthread_join(a, 0);
+#endif
+  return 0;
+}
+)";
+    int id = client.request(
+        "initialize",
+        {{"capabilities", {{"workspace", {{"didChangeWatchedFiles", {{"dynamicRegistration", true}}}}}}}});
+    ASSERT_TRUE(client.response(id));
+    client.notify("initialized", json::object());
+    auto reg = client.waitFor(
+        [](const json& m) { return m.value("method", "") == "client/registerCapability"; }, 5s);
+    ASSERT_TRUE(reg);
+    EXPECT_EQ(reg->message["params"]["registrations"][0]["method"], "workspace/didChangeWatchedFiles");
+    client.respond(reg->message["id"], nullptr);
+    std::string uri = "file://" + (dir / "main.c").string();
+    client.open(uri, text);
+    ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
+    EXPECT_EQ(withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "data_race").size(), 1u);
+    std::ofstream(dir / "config.h") << "#define FIXED 1\n";
+    size_t from = client.count();
+    client.notify("workspace/didChangeWatchedFiles",
+                  {{"changes", {{{"uri", "file://" + (dir / "config.h").string()}, {"type", 2}}}}});
+    auto done = client.waitStatus(uri, 1, "done", 30s, &from);
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->message["params"]["verdict"], "safe");
+    EXPECT_TRUE(diagnosticsOf(*client.lastDiagnostics(uri)).empty());
+    fs::remove_all(dir);
 }
 
 TEST_F(Lsp, SeveralDocumentsAreCheckedIndependently) {

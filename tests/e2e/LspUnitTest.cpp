@@ -11,6 +11,10 @@
 #include "server/lsp/ProgramFacts.h"
 #include "server/lsp/Scheduler.h"
 #include "server/lsp/Text.h"
+#include "server/lsp/Tokens.h"
+#include "server/lsp/Transport.h"
+
+#include <unistd.h>
 
 namespace skein::lsp {
 namespace {
@@ -139,6 +143,52 @@ TEST(LspText, AppliesIncrementalChangesInUtf16Units) {
     EXPECT_EQ(lines.position(1, 6).character, 3u); // byte column 6 (after the emoji) = UTF-16 column 3
     EXPECT_EQ(uriToPath("file:///a/b%20c.c"), "/a/b c.c");
     EXPECT_EQ(pathToUri("/a/b c.c"), "file:///a/b%20c.c");
+}
+
+TEST(LspTokens, CommentsAndWhitespaceOnlyMapPositionsTokenByToken) {
+    std::string before = "int x;\nint main() {\n  x = 1; /* c */\n  return x;\n}\n";
+    std::string after = "// new first line\nint x;\nint main()\n{\n      x = 1;\n  return   x; // r\n}\n";
+    auto m = TokenMap::build(before, after);
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->map(3, 3), (std::pair<uint32_t, uint32_t>{5, 7}));   // `x` of `x = 1`
+    EXPECT_EQ(m->map(3, 5), (std::pair<uint32_t, uint32_t>{5, 9}));   // `=`
+    EXPECT_EQ(m->map(4, 10), (std::pair<uint32_t, uint32_t>{6, 12})); // `x` of `return x`
+    EXPECT_EQ(m->map(2, 12), (std::pair<uint32_t, uint32_t>{4, 1}));  // `{` moved to its own line
+}
+
+TEST(LspTokens, RealChangesAreNotCommentEdits) {
+    auto differ = [](const char* a, const char* b) { return !TokenMap::build(a, b).has_value(); };
+    EXPECT_TRUE(differ("int a = b--c;", "int a = b - -c;"));          // maximal munch
+    EXPECT_TRUE(differ("#define F(x) x\n", "#define F (x) x\n"));     // function-like vs object-like macro
+    EXPECT_TRUE(differ("#define A 1\nint x;", "#define A 1 int x;")); // the directive's end moved
+    EXPECT_TRUE(differ("double d = 1.5e+3;", "double d = 1.5e +3;"));
+    EXPECT_TRUE(differ("const char* s = \"a b\";", "const char* s = \"a  b\";"));
+    EXPECT_TRUE(differ("int l = __LINE__;", "int l = __LINE__;")); // positions are values here
+    EXPECT_FALSE(differ("int a=b+c; // x", "int a = b + c; /* y */"));
+}
+
+TEST(LspTransport, FramesSplitAcrossWritesAndHeaderVariants) {
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    std::thread writer([w = fds[1]] {
+        auto put = [&](const std::string& s) {
+            ASSERT_EQ(write(w, s.data(), s.size()), ssize_t(s.size()));
+            std::this_thread::sleep_for(2ms);
+        };
+        put("Content-Length: 7\r\n\r\n{\"a\""); // a frame in two writes
+        put(":1}");
+        put("content-length:7\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{\"b\":2}");
+        put("X-No-Length: 1\r\n\r\n"); // skipped
+        put("Content-Length: 2\r\n\r\n[]");
+        close(w);
+    });
+    Transport t(fds[0], -1);
+    EXPECT_EQ(t.readMessage(), std::optional<std::string>("{\"a\":1}"));
+    EXPECT_EQ(t.readMessage(), std::optional<std::string>("{\"b\":2}"));
+    EXPECT_EQ(t.readMessage(), std::optional<std::string>("[]"));
+    EXPECT_EQ(t.readMessage(), std::nullopt); // end of input
+    writer.join();
+    close(fds[0]);
 }
 
 TEST(LspScheduler, ANewerTaskSupersedesTheQueuedOneAndCancelsTheRunningOne) {
