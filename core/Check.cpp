@@ -34,10 +34,13 @@ std::expected<report::CheckResult, CheckFailure> exploreProgram(const program::P
         d.message = "unknown algorithm `" + req.algorithm + "`";
         return std::unexpected(CheckFailure{{d}});
     }
-    report::CheckResult r = explorer->run(program, req.options, obs);
+    // Cancellation reaches into long executions too (polled by the interpreter).
+    explore::ExploreOptions options = req.options;
+    if (options.cancelled && !options.exec.cancelled) options.exec.cancelled = options.cancelled;
+    report::CheckResult r = explorer->run(program, options, obs);
     if (r.explorerLimit && req.fallbackToDfs && req.algorithm != "dfs") {
         std::string why = *r.explorerLimit;
-        r = explore::findExplorer("dfs")->run(program, req.options, obs);
+        r = explore::findExplorer("dfs")->run(program, options, obs);
         r.notes.push_back(req.algorithm + " cannot explore this program (" + why + "); dfs was used instead");
     }
     r.file = req.path;
@@ -61,7 +64,9 @@ ReplayResult replay(const program::Program& program, const std::vector<report::D
                     const explore::ExploreOptions& options) {
     auto t0 = std::chrono::steady_clock::now();
     ReplayResult out;
-    exec::Executor ex(program, options.exec);
+    exec::ExecOptions execOptions = options.exec;
+    if (options.cancelled && !execOptions.cancelled) execOptions.cancelled = options.cancelled;
+    exec::Executor ex(program, execOptions);
     std::vector<report::Decision> taken;
     auto enabledOf = [&](uint32_t t) { return t < ex.numThreads() && ex.enabled(t); };
     for (const report::Decision& d : schedule) {

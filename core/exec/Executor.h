@@ -6,6 +6,7 @@
 //
 // Thread-safety: an Executor is used by one thread at a time; several executors may share a Program.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <map>
 #include <optional>
@@ -30,6 +31,9 @@ struct ExecOptions {
     uint32_t maxThreads = 64;
     uint32_t maxCallDepth = 2000;            // beyond it: stack exhaustion error
     std::vector<int64_t> nondetDomain = {0, 1}; // values __VERIFIER_nondet_* may return (bool: always {0,1})
+    // Polled every 64K interpreted instructions of a thread: true stops the thread with the bound "cancelled" (a
+    // long execution gives way to an edit or a cancel within milliseconds; explorers then stop too).
+    std::function<bool()> cancelled;
 };
 
 enum class ThreadState : uint8_t {

@@ -1,4 +1,5 @@
 // The interpreter loop: runs one thread's invisible instructions until its next visible operation.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -135,6 +136,9 @@ void Executor::run(ThreadId t) {
     Thread& th = *threads_[t];
     th.hasPending = false;
     const uint64_t stepLimit = opts_.maxStepsPerThread;
+    // One comparison per instruction covers both the step bound and the cancellation poll.
+    constexpr uint64_t kPollEvery = 1 << 16;
+    uint64_t checkAt = opts_.cancelled ? std::min(stepLimit, th.steps + kPollEvery) : stepLimit;
     while (status_ != ExecStatus::Unsupported && !th.stopped && !th.finished) {
         Frame* fr = &th.frames.back();
         const program::Function& fn = program_.functions[fr->func];
@@ -143,12 +147,20 @@ void Executor::run(ThreadId t) {
         uint32_t pc = fr->pc;
         // Straight-line execution of this frame until something changes the frame or leaves the loop.
         for (;;) {
-            if (++th.steps > stepLimit) {
-                fr->pc = pc;
-                ++instructions_;
-                bound(t, "step bound: thread " + std::to_string(t) + " executed " + std::to_string(stepLimit) +
-                             " instructions in one execution (--max-steps)");
-                return;
+            if (++th.steps > checkAt) {
+                if (th.steps > stepLimit) {
+                    fr->pc = pc;
+                    ++instructions_;
+                    bound(t, "step bound: thread " + std::to_string(t) + " executed " + std::to_string(stepLimit) +
+                                 " instructions in one execution (--max-steps)");
+                    return;
+                }
+                if (opts_.cancelled()) {
+                    fr->pc = pc;
+                    bound(t, "cancelled");
+                    return;
+                }
+                checkAt = std::min(stepLimit, th.steps + kPollEvery);
             }
             ++instructions_;
             const Instr& in = code[pc];

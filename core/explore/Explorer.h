@@ -30,7 +30,8 @@ struct ExploreOptions {
     // qpor: U is pruned to Q_{C,D} once it has grown past this many events (then past twice its size after the
     // last pruning). 0 prunes at every return of Explore: the tests use it to check that pruning loses nothing.
     size_t qporPruneThreshold = 4096;
-    // Polled between executions and every few thousand steps: true = stop now (the result is bounded).
+    // Polled between executions: true = stop now (the result is bounded). check()/exploreProgram() also hand it
+    // to the interpreter (exec.cancelled), which polls it every 64K instructions inside an execution.
     std::function<bool()> cancelled;
 };
 

@@ -85,6 +85,26 @@ TEST(ExecBounds, StepBoundTerminatesAnInfiniteLoop) {
     EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(20));
 }
 
+TEST(ExecBounds, CancellationStopsALongExecutionFromInside) {
+    // One execution of ~2·10⁹ instructions (tens of seconds): cancelled after 50 ms, the check must return within
+    // a fraction of a second (the interpreter polls every 64K instructions), bounded, saying why.
+    Options o;
+    o.explore.exec.maxStepsPerThread = 2'000'000'000;
+    auto t0 = std::chrono::steady_clock::now();
+    o.explore.cancelled = [t0] { return std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(50); };
+    auto r = checkSource(R"(
+        int main() {
+            unsigned i = 0;
+            while (1) i = i * 3 + 1;
+            return (int)i;
+        })",
+                         o);
+    auto took = std::chrono::steady_clock::now() - t0;
+    EXPECT_EQ(r.verdict, Verdict::Bounded);
+    EXPECT_TRUE(anyBound(r, "cancelled")) << (r.bounds.empty() ? "" : r.bounds[0].what);
+    EXPECT_LT(took, std::chrono::seconds(2)); // generous: the machine may be loaded; uncancelled it takes > 10 s
+}
+
 TEST(ExecBounds, DefaultStepBoundTerminatesAnInfiniteLoop) {
     auto r = checkSource(R"(
         int main() {
