@@ -153,7 +153,7 @@ int runBench(const std::vector<std::string>& args) {
     std::ofstream csv;
     if (!csvPath.empty()) {
         csv.open(csvPath);
-        csv << "program,params,algorithm,verdict,executions,blocked,bounded,ssb,events,wall_ms,cpu_ms,peak_rss_kb,exec_per_s,events_per_s\n";
+        csv << "program,params,algorithm,verdict,executions,blocked,bounded,ssb,events,wall_ms,cpu_ms,peak_rss_kb,exec_per_s,events_per_s,counters\n";
     }
     std::cout << std::left << std::setw(18) << "program" << std::setw(34) << "params" << std::setw(7) << "algo"
               << std::setw(9) << "verdict" << std::right << std::setw(10) << "execs" << std::setw(9) << "blocked"
@@ -190,10 +190,27 @@ int runBench(const std::vector<std::string>& args) {
                   << std::setw(8) << bounded << std::setw(7) << s.value("ssb", 0ull) << std::setw(11) << events
                   << std::setw(10) << std::fixed << std::setprecision(0) << med.wallMs << std::setw(9) << med.cpuMs
                   << std::setw(9) << med.peakRssKb / 1024 << std::setw(11) << uint64_t(eps) << std::setw(12) << uint64_t(evps) << "\n";
+        // The explorer's own counters (qpor: U, alternatives, comb sizes, time per phase) under the row.
+        std::string counters;
+        if (s.contains("algorithm_counters")) {
+            const auto& c = s["algorithm_counters"];
+            auto num = [&](const char* k) { return c.value(k, 0.0); };
+            if (c.contains("u_peak")) {
+                double ms = s.value("elapsed_ms", 0.0);
+                auto pct = [&](const char* k) { return ms > 0 ? int(100.0 * num(k) / ms + 0.5) : 0; };
+                std::ostringstream line;
+                line << "U peak " << uint64_t(num("u_peak")) << ", alternatives " << uint64_t(num("alternatives")) << " ("
+                     << uint64_t(num("alternatives_none")) << " none), comb spike events "
+                     << uint64_t(num("comb_spike_events")) << "; time: execute " << pct("ms_execute") << " %, en(C) "
+                     << pct("ms_extensions") << " %, comb " << pct("ms_comb") << " %, cex " << pct("ms_cex") << " %";
+                counters = line.str();
+                std::cout << std::string(18, ' ') << counters << "\n";
+            }
+        }
         if (csv)
             csv << name << ",\"" << row.label << "\"," << algo << "," << verdict << "," << execs << "," << blocked << ","
                 << bounded << "," << s.value("ssb", 0ull) << "," << events << "," << med.wallMs << "," << med.cpuMs << "," << med.peakRssKb
-                << "," << eps << "," << evps << "\n";
+                << "," << eps << "," << evps << ",\"" << counters << "\"\n";
     }
     return failures ? kInconclusive : kSafe;
 }
