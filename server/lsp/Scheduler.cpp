@@ -1,6 +1,8 @@
 #include "server/lsp/Scheduler.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <exception>
 
 namespace skein::lsp {
 
@@ -107,8 +109,12 @@ void Scheduler::workerLoop(std::stop_token stop) {
         lock.unlock();
         try {
             task(*flag);
+        } catch (const std::exception& e) {
+            // A task must not take the server down; the checker reports its own failures, so this is a bug: say it
+            // where the client's log shows it (stderr).
+            std::fprintf(stderr, "skein lsp: a check of %s failed: %s\n", pickKey.c_str(), e.what());
         } catch (...) {
-            // A task must not take the server down; the checker reports its own failures.
+            std::fprintf(stderr, "skein lsp: a check of %s failed\n", pickKey.c_str());
         }
         task = nullptr; // destroy captures outside the lock
         lock.lock();
