@@ -89,7 +89,10 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
 }
 
 uint32_t QporExplorer::runChoice(const SectionRuns& runs, const SectionRun& r) {
-    if (runs.runs.size() == 1) return 0;
+    // 0: the section's one run, taking the first outcome at every step (executed as a plain section). A single run
+    // that takes another outcome somewhere (the others block) is named like any run.
+    if (runs.runs.size() == 1 && std::all_of(r.choices.begin(), r.choices.end(), [](uint32_t c) { return c == 0; }))
+        return 0;
     auto [it, inserted] = runIds_.emplace(r.choices, uint32_t(runSteps_.size()));
     if (inserted) runSteps_.push_back(r.choices);
     return it->second + 1;
