@@ -301,33 +301,39 @@ UEvent* EventStructure::lookUp(const std::vector<uint64_t>& key, uint64_t h) con
     });
 }
 
-Summary EventStructure::mergeSummaries(const std::vector<UEvent*>& events) const {
-    Summary s;
+void EventStructure::mergeSummariesInto(const std::vector<UEvent*>& events, std::vector<UEvent*>& tmax,
+                                        std::vector<SummaryEntry>& entries) const {
+    // Built in the caller's scratch vectors: the event's own summary is then copied out at its exact size, since
+    // summaries are most of an event's memory and fresh pages are costly here (DESIGN.md, "Where time goes").
+    tmax.clear();
+    entries.clear();
     for (UEvent* p : events) {
         if (!p) continue;
         const Summary& ps = p->summary;
-        if (s.tmax.size() < ps.tmax.size()) s.tmax.resize(ps.tmax.size(), nullptr);
+        if (tmax.size() < ps.tmax.size()) tmax.resize(ps.tmax.size(), nullptr);
         for (size_t t = 0; t < ps.tmax.size(); ++t) {
             UEvent* x = ps.tmax[t];
-            if (x && (!s.tmax[t] || s.tmax[t]->tnode.depth < x->tnode.depth)) s.tmax[t] = x;
+            if (x && (!tmax[t] || tmax[t]->tnode.depth < x->tnode.depth)) tmax[t] = x;
         }
-        std::vector<SummaryEntry> merged;
-        merged.reserve(s.entries.size() + ps.entries.size());
-        auto ia = s.entries.cbegin();
+        if (entries.empty()) {
+            entries.assign(ps.entries.begin(), ps.entries.end());
+            continue;
+        }
+        mergeScratch_.clear();
+        auto ia = entries.cbegin();
         auto ib = ps.entries.cbegin();
         auto later = [&](const SummaryEntry& x, const SummaryEntry& y) {
             // Both entries lie in one configuration: they are ordered; keep the later one.
             if (x.reader == model::kNoThread) return nodeIn(x.ev, x.res)->depth >= nodeIn(y.ev, y.res)->depth ? x : y;
             return x.ev->tnode.depth >= y.ev->tnode.depth ? x : y;
         };
-        while (ia != s.entries.end() || ib != ps.entries.end()) {
-            if (ib == ps.entries.end() || (ia != s.entries.end() && *ia < *ib)) merged.push_back(*ia++);
-            else if (ia == s.entries.end() || *ib < *ia) merged.push_back(*ib++);
-            else merged.push_back(later(*ia++, *ib++));
+        while (ia != entries.cend() || ib != ps.entries.cend()) {
+            if (ib == ps.entries.cend() || (ia != entries.cend() && *ia < *ib)) mergeScratch_.push_back(*ia++);
+            else if (ia == entries.cend() || *ib < *ia) mergeScratch_.push_back(*ib++);
+            else mergeScratch_.push_back(later(*ia++, *ib++));
         }
-        s.entries = std::move(merged);
+        entries.swap(mergeScratch_);
     }
-    return s;
 }
 
 void EventStructure::predecessorsOf(const EventSpec& spec, std::vector<UEvent*>& preds) {
@@ -384,16 +390,17 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
         a.node.attach(const_cast<TreeNode*>(nodeIn(a.parent, a.res)), step_);
     }
     // Summary of [e]: the causal maximum over the predecessors' summaries, then e itself.
-    ev->summary = mergeSummaries(preds_);
-    Summary& s = ev->summary;
-    if (s.tmax.size() <= ev->thread) s.tmax.resize(ev->thread + 1, nullptr);
-    s.tmax[ev->thread] = ev;
+    mergeSummariesInto(preds_, tmaxScratch_, entriesScratch_);
+    if (tmaxScratch_.size() <= ev->thread) tmaxScratch_.resize(ev->thread + 1, nullptr);
+    tmaxScratch_[ev->thread] = ev;
     for (const Access& a : ev->accesses) {
         SummaryEntry own{a.res, a.mode == Mode::Read ? ev->thread : model::kNoThread, ev};
-        auto pos = std::lower_bound(s.entries.begin(), s.entries.end(), own);
-        if (pos != s.entries.end() && pos->sameKey(own)) *pos = own;
-        else s.entries.insert(pos, own);
+        auto pos = std::lower_bound(entriesScratch_.begin(), entriesScratch_.end(), own);
+        if (pos != entriesScratch_.end() && pos->sameKey(own)) *pos = own;
+        else entriesScratch_.insert(pos, own);
     }
+    ev->summary.tmax.assign(tmaxScratch_.begin(), tmaxScratch_.end());
+    ev->summary.entries.assign(entriesScratch_.begin(), entriesScratch_.end());
     ev->keyHash = h;
     index_.insert(ev);
     link(ev);

@@ -102,8 +102,9 @@ public:
         auto it = threadRoots_.find(e->thread);
         return it == threadRoots_.end() ? none : it->second;
     }
-    // The causal summary of the union of the local configurations of `events` (a configuration).
-    Summary mergeSummaries(const std::vector<UEvent*>& events) const;
+    // The causal summary of the union of the local configurations of `events` (a configuration), into tmax/entries.
+    void mergeSummariesInto(const std::vector<UEvent*>& events, std::vector<UEvent*>& tmax,
+                            std::vector<SummaryEntry>& entries) const;
     // The events in immediate conflict with e (Sec. 5: siblings in a thread or resource tree, and reads/writes
     // of a word that read the value e overwrites or that e's write overwrites). Every event in conflict with e
     // has one of these in its history.
@@ -126,6 +127,8 @@ private:
     // Scratch buffers of the look-ups (kept to avoid allocating on every one).
     mutable std::vector<UEvent*> preds_, otherPreds_;
     mutable std::vector<uint64_t> key_, otherKey_;
+    mutable std::vector<SummaryEntry> mergeScratch_, entriesScratch_;
+    mutable std::vector<UEvent*> tmaxScratch_;
     UEvent* lookUp(const std::vector<uint64_t>& key, uint64_t hash) const;
     void link(UEvent* e);
     void unlink(UEvent* e);
