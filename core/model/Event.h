@@ -23,6 +23,7 @@ bool isMemoryAccess(EventKind k);
 struct Event {
     EventKind kind = EventKind::Read;
     bool atomic = false;    // an atomic access (C11/GCC atomics, SV-COMP atomic sections do not count)
+    bool rmwWrote = true;   // Rmw: false for a failed compare-exchange (then it only reads)
     uint32_t size = 0;      // bytes accessed (memory events)
     uint32_t size2 = 0;     // Copy: bytes read at addr2; Read: a second range read at addr2 (strcmp), or 0
     ThreadId tid = 0;
@@ -32,7 +33,6 @@ struct Event {
     uint64_t addr2 = 0;         // CondWait: the mutex released; Copy/Read: second (read) range
     uint64_t value = 0;         // read / old value, written value for Write, chosen value for Nondet
     uint64_t value2 = 0;        // Rmw: the value written (equal to `value` when a failed CAS writes nothing)
-    bool rmwWrote = true;       // Rmw: false for a failed compare-exchange (then it only reads)
 
     bool reads() const { return kind == EventKind::Read || kind == EventKind::Rmw || kind == EventKind::Copy; }
     bool writes() const {

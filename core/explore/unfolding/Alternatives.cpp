@@ -34,7 +34,7 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     // t): one ancestor query per thread instead of a causality test per event of D.
     auto excluded = [&](UEvent* x) {
         if (es_.conflictsWith(x, F_)) return true; // [x] ∪ C is not a configuration
-        const std::vector<UEvent*>& tmax = x->summary.tmax;
+        const auto tmax = x->summary.tmax();
         for (ThreadId t = 0; t < tmax.size(); ++t) {
             UEvent* m = tmax[t];
             if (!m || m->inC) continue;

@@ -4,7 +4,10 @@
 // that woke a waiter), and for every shared resource the event accesses, its parent in that resource's tree
 // (Sec. 5.1). Memory words are resources too (the paper's model has only mutexes; Skein's has memory): a write
 // is a node of the word's write tree, a read points at the write it reads from. See DESIGN.md.
+#include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "core/explore/unfolding/Tree.h"
@@ -55,39 +58,55 @@ struct SummaryEntry {
     bool operator<(const SummaryEntry& o) const { return res != o.res ? res < o.res : reader < o.reader; }
 };
 
-struct Summary {
-    std::vector<UEvent*> tmax;          // by thread
-    std::vector<SummaryEntry> entries;  // sorted
-    UEvent* threadMax(ThreadId t) const { return t < tmax.size() ? tmax[t] : nullptr; }
+// Two exact-size arrays rather than vectors: an event's summary is most of its memory (DESIGN.md, "Memory").
+class Summary {
+public:
+    std::span<UEvent* const> tmax() const { return {tmax_.get(), nThreads_}; } // by thread
+    std::span<const SummaryEntry> entries() const { return {entries_.get(), nEntries_}; } // sorted
+    UEvent* threadMax(ThreadId t) const { return t < nThreads_ ? tmax_[t] : nullptr; }
     const SummaryEntry* find(const Resource& r, ThreadId reader) const;
+    void assign(std::span<UEvent* const> tmax, std::span<const SummaryEntry> entries) {
+        nThreads_ = uint32_t(tmax.size());
+        nEntries_ = uint32_t(entries.size());
+        tmax_ = std::make_unique_for_overwrite<UEvent*[]>(nThreads_);
+        entries_ = std::make_unique_for_overwrite<SummaryEntry[]>(nEntries_);
+        std::copy(tmax.begin(), tmax.end(), tmax_.get());
+        std::copy(entries.begin(), entries.end(), entries_.get());
+    }
+
+private:
+    std::unique_ptr<UEvent*[]> tmax_;
+    std::unique_ptr<SummaryEntry[]> entries_;
+    uint32_t nThreads_ = 0, nEntries_ = 0;
 };
 
+// Fields are grouped by size so that an event fits jemalloc's 256-byte class (one is allocated per event of U).
 struct UEvent {
     uint64_t id = 0;       // creation order; deterministic
+    UEvent* pt = nullptr;  // previous event of the same thread
+    uint64_t keyHash = 0;  // EventIndex::hash of its identity (thread, choice, action, pt, maximal predecessors)
     ThreadId thread = 0;
     uint32_t choice = 0;   // which outcome of the thread's action (nondet value, woken waiter); 0 otherwise
-    UEvent* pt = nullptr;  // previous event of the same thread
-    std::vector<UEvent*> causes; // create / joined thread's last event / waking signal, then reads before writes
     uint32_t baseCauses = 0;     // how many leading causes are not reads-before-writes
+    uint32_t cPos = 0;     // position in C when inC (bookkeeping of the exploration, below)
+    std::vector<UEvent*> causes; // create / joined thread's last event / waking signal, then reads before writes
     std::vector<Access> accesses;
     TreeNode tnode;        // node in the thread's tree
     std::vector<UEvent*> threadChildren; // events whose pt is this event
     Summary summary;       // of [e], e included
     model::Event label;    // kind and address of the action (values are known once executed)
-    uint64_t keyHash = 0;  // EventIndex::hash of its identity (thread, choice, action, pt, maximal predecessors)
 
     // Bookkeeping of the exploration.
-    bool inU = false;
+    uint64_t stamp = 0;    // visit mark of the comb
+    // EventStructure::conflictsWith's memo: the position and id of an event of C this event conflicts with.
+    mutable uint64_t conflictId = 0;
+    mutable uint32_t conflictPos = 0;
     uint32_t inD = 0;      // D membership count
+    bool inU = false;
     bool marked = false;   // garbage collection
     bool inC = false;      // in the configuration being explored (Frontier), at position cPos
-    uint32_t cPos = 0;
-    // EventStructure::conflictsWith's memo: the position and id of an event of C this event conflicts with.
-    mutable uint32_t conflictPos = 0;
-    mutable uint64_t conflictId = 0;
     bool section = false;  // an SV-COMP atomic section (a macro event: the union of its steps' accesses)
     bool sectionRuns = false; // ... with several runs: `choice` names the run (QporExplorer::runOf)
-    uint64_t stamp = 0;    // visit mark of the comb
 
     const Access* access(const Resource& r) const {
         for (const Access& a : accesses)
@@ -99,6 +118,8 @@ struct UEvent {
         return a && a->mode != Mode::Read;
     }
 };
+
+static_assert(sizeof(UEvent) <= 256, "UEvent outgrew jemalloc's 256-byte class: see the comment above it");
 
 inline UEvent* ownerOf(const TreeNode* n) { return n ? static_cast<UEvent*>(n->owner) : nullptr; }
 

@@ -18,8 +18,9 @@ std::vector<uint64_t> wordsOf(uint64_t addr, uint64_t size) {
 
 const SummaryEntry* Summary::find(const Resource& r, ThreadId reader) const {
     SummaryEntry key{r, reader, nullptr};
-    auto it = std::lower_bound(entries.begin(), entries.end(), key);
-    return it != entries.end() && it->sameKey(key) ? &*it : nullptr;
+    auto all = entries();
+    auto it = std::lower_bound(all.begin(), all.end(), key);
+    return it != all.end() && it->sameKey(key) ? &*it : nullptr;
 }
 
 // ---- Frontier ------------------------------------------------------------------------------------------------
@@ -110,7 +111,7 @@ bool EventStructure::leq(const UEvent* a, const UEvent* b) const {
 // w_b with w a strict ancestor of w_b in x's write tree, the write right after w on the way to w_b must
 // causally follow r; otherwise r and that write are dependent and unordered: conflict.
 bool EventStructure::memoryConflict(const UEvent* a, const Summary& b, const UEvent*) const {
-    for (const SummaryEntry& en : a->summary.entries) {
+    for (const SummaryEntry& en : a->summary.entries()) {
         if (en.res.kind() != ResKind::Memory || en.reader == model::kNoThread) continue;
         const SummaryEntry* wb = b.find(en.res, model::kNoThread);
         if (!wb) continue;
@@ -131,15 +132,16 @@ bool EventStructure::conflict(const UEvent* a, const UEvent* b) const {
     if (a == b || leq(a, b) || leq(b, a)) return false;
     const Summary& sa = a->summary;
     const Summary& sb = b->summary;
-    size_t n = std::min(sa.tmax.size(), sb.tmax.size());
+    size_t n = std::min(sa.tmax().size(), sb.tmax().size());
     for (size_t t = 0; t < n; ++t) {
-        const UEvent* x = sa.tmax[t];
-        const UEvent* y = sb.tmax[t];
+        const UEvent* x = sa.tmax()[t];
+        const UEvent* y = sb.tmax()[t];
         if (x && y && !ordered(&x->tnode, &y->tnode, step_)) return true;
     }
     // Resource trees: merge the two sorted entry lists.
-    auto ia = sa.entries.begin(), ib = sb.entries.begin();
-    while (ia != sa.entries.end() && ib != sb.entries.end()) {
+    auto ea = sa.entries(), eb = sb.entries();
+    auto ia = ea.begin(), ib = eb.begin();
+    while (ia != ea.end() && ib != eb.end()) {
         if (*ia < *ib) ++ia;
         else if (*ib < *ia) ++ib;
         else {
@@ -209,13 +211,13 @@ const UEvent* EventStructure::conflictWitness(const UEvent* e, const Frontier& c
     // A part of [e] that lies in C is consistent with C (C is a configuration): only the maxima outside C need the
     // tree queries — on the comb's candidates, most of the history is in C.
     const Summary& se = e->summary;
-    for (size_t t = 0; t < se.tmax.size(); ++t) {
-        const UEvent* x = se.tmax[t];
+    for (size_t t = 0; t < se.tmax().size(); ++t) {
+        const UEvent* x = se.tmax()[t];
         if (!x || x->inC) continue;
         const UEvent* y = c.threadMax(ThreadId(t));
         if (y && !ordered(&x->tnode, &y->tnode, step_)) return branchWitness(&x->tnode, &y->tnode);
     }
-    for (const SummaryEntry& en : se.entries) {
+    for (const SummaryEntry& en : se.entries()) {
         if (en.ev->inC) continue;
         if (en.reader == model::kNoThread) {
             const UEvent* y = c.treeMax(en.res);
@@ -310,25 +312,26 @@ void EventStructure::mergeSummariesInto(const std::vector<UEvent*>& events, std:
     for (UEvent* p : events) {
         if (!p) continue;
         const Summary& ps = p->summary;
-        if (tmax.size() < ps.tmax.size()) tmax.resize(ps.tmax.size(), nullptr);
-        for (size_t t = 0; t < ps.tmax.size(); ++t) {
-            UEvent* x = ps.tmax[t];
+        if (tmax.size() < ps.tmax().size()) tmax.resize(ps.tmax().size(), nullptr);
+        for (size_t t = 0; t < ps.tmax().size(); ++t) {
+            UEvent* x = ps.tmax()[t];
             if (x && (!tmax[t] || tmax[t]->tnode.depth < x->tnode.depth)) tmax[t] = x;
         }
         if (entries.empty()) {
-            entries.assign(ps.entries.begin(), ps.entries.end());
+            entries.assign(ps.entries().begin(), ps.entries().end());
             continue;
         }
         mergeScratch_.clear();
         auto ia = entries.cbegin();
-        auto ib = ps.entries.cbegin();
+        const auto pe = ps.entries();
+        auto ib = pe.begin();
         auto later = [&](const SummaryEntry& x, const SummaryEntry& y) {
             // Both entries lie in one configuration: they are ordered; keep the later one.
             if (x.reader == model::kNoThread) return nodeIn(x.ev, x.res)->depth >= nodeIn(y.ev, y.res)->depth ? x : y;
             return x.ev->tnode.depth >= y.ev->tnode.depth ? x : y;
         };
-        while (ia != entries.cend() || ib != ps.entries.cend()) {
-            if (ib == ps.entries.cend() || (ia != entries.cend() && *ia < *ib)) mergeScratch_.push_back(*ia++);
+        while (ia != entries.cend() || ib != pe.end()) {
+            if (ib == pe.end() || (ia != entries.cend() && *ia < *ib)) mergeScratch_.push_back(*ia++);
             else if (ia == entries.cend() || *ib < *ia) mergeScratch_.push_back(*ib++);
             else mergeScratch_.push_back(later(*ia++, *ib++));
         }
@@ -399,8 +402,7 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
         if (pos != entriesScratch_.end() && pos->sameKey(own)) *pos = own;
         else entriesScratch_.insert(pos, own);
     }
-    ev->summary.tmax.assign(tmaxScratch_.begin(), tmaxScratch_.end());
-    ev->summary.entries.assign(entriesScratch_.begin(), entriesScratch_.end());
+    ev->summary.assign(tmaxScratch_, entriesScratch_);
     ev->keyHash = h;
     index_.insert(ev);
     link(ev);
