@@ -295,8 +295,20 @@ void predecessorsInto(std::vector<UEvent*>& preds, const UEvent& e) {
 }
 } // namespace
 
-UEvent* EventStructure::lookUp(const std::vector<uint64_t>& key, uint64_t h) const {
+// Same predecessors, listed alike: same history, hence the same event — the common case of a hit, decided without
+// building the stored event's key.
+static bool describedAs(const UEvent& e, const EventSpec& spec) {
+    if (e.thread != spec.thread || e.choice != spec.choice || e.pt != spec.pt || e.label.kind != spec.label.kind ||
+        e.label.addr != spec.label.addr || e.causes != spec.causes || e.accesses.size() != spec.accesses.size())
+        return false;
+    for (size_t i = 0; i < e.accesses.size(); ++i)
+        if (e.accesses[i].parent != spec.accesses[i].parent || e.accesses[i].res != spec.accesses[i].res) return false;
+    return true;
+}
+
+UEvent* EventStructure::lookUp(const std::vector<uint64_t>& key, uint64_t h, const EventSpec& spec) const {
     return index_.find(h, [&](const UEvent* e) {
+        if (describedAs(*e, spec)) return true;
         predecessorsInto(otherPreds_, *e);
         keyInto(otherKey_, e->thread, e->choice, e->label, e->pt, otherPreds_, *this);
         return otherKey_ == key;
@@ -351,7 +363,7 @@ void EventStructure::predecessorsOf(const EventSpec& spec, std::vector<UEvent*>&
 UEvent* EventStructure::find(const EventSpec& spec) const {
     predecessorsOf(spec, preds_);
     keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_, *this);
-    return lookUp(key_, EventIndex::hash(key_));
+    return lookUp(key_, EventIndex::hash(key_), spec);
 }
 
 UEvent* EventStructure::treeMaxOf(const std::vector<UEvent*>& events, const Resource& r) const {
@@ -371,7 +383,7 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     predecessorsOf(spec, preds_);
     keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_, *this);
     uint64_t h = EventIndex::hash(key_);
-    if (UEvent* found = lookUp(key_, h)) {
+    if (UEvent* found = lookUp(key_, h, spec)) {
         if (created) *created = false;
         return found;
     }

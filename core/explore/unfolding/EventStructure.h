@@ -129,7 +129,7 @@ private:
     mutable std::vector<uint64_t> key_, otherKey_;
     mutable std::vector<SummaryEntry> mergeScratch_, entriesScratch_;
     mutable std::vector<UEvent*> tmaxScratch_;
-    UEvent* lookUp(const std::vector<uint64_t>& key, uint64_t hash) const;
+    UEvent* lookUp(const std::vector<uint64_t>& key, uint64_t hash, const EventSpec& spec) const;
     void link(UEvent* e);
     void unlink(UEvent* e);
     bool memoryConflict(const UEvent* a, const Summary& bSummary, const UEvent* bEvent) const;

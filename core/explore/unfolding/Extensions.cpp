@@ -228,7 +228,7 @@ void QporExplorer::blockedPlacements(ThreadId t) {
         for (UEvent* c : like.causes) forced = forced || es_.leq(child, c);
         if (forced) break;
         UEvent* earlier = ownerOf(child->access(res)->node.parent);
-        if (mutexFreeAfter(earlier)) makeEvent(like, {earlier}, {});
+        if (mutexFreeAfter(earlier)) makeEvent(like, std::span(&earlier, 1), {});
         child = earlier;
     }
 }
@@ -237,8 +237,12 @@ void QporExplorer::blockedPlacements(ThreadId t) {
 // resource parents follow from that history. For each word the action writes, the reads of the word's current
 // value (in C) that are not forced into the history may or may not precede the write: one event per choice (a
 // prefix of each thread's reads). Nothing is made where the union is not a configuration.
-void QporExplorer::makeEvent(const UEvent& like, std::vector<UEvent*> anchors, std::vector<UEvent*> readers, int choice) {
-    std::vector<UEvent*> base;
+void QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anchors, std::span<UEvent* const> readers,
+                             int choice) {
+    // Called a few times per executed event, mostly to name an event that exists already: the buffers are the
+    // explorer's (nothing below calls makeEvent again), so a call allocates nothing unless it creates an event.
+    std::vector<UEvent*>& base = mkBase_;
+    base.clear();
     if (like.pt) base.push_back(like.pt);
     for (uint32_t i = 0; i < like.baseCauses; ++i) base.push_back(like.causes[i]);
     for (UEvent* a : anchors)
@@ -265,18 +269,18 @@ void QporExplorer::makeEvent(const UEvent& like, std::vector<UEvent*> anchors, s
     for (const Access& l : like.accesses) {
         if (l.mode != Mode::Write) continue;
         UEvent* p = es_.treeMaxOf(base, l.res);
-        for (auto& [t, rs] : readersOf(F_, l.res, p, like.thread)) {
-            for (UEvent* r : rs) {
-                bool inHistory = false;
-                for (UEvent* b : base) inHistory = inHistory || es_.leq(r, b);
-                if (!inHistory) optional[t].push_back(r);
-            }
+        for (UEvent* r : F_.readsOf(l.res)) {
+            if (r->thread == like.thread || r->access(l.res)->parent != p) continue; // readersOf, without the map
+            bool inHistory = false;
+            for (UEvent* b : base) inHistory = inHistory || es_.leq(r, b);
+            if (!inHistory) optional[r->thread].push_back(r);
         }
     }
-    forEachReaderPrefix(optional, 64, [&](const std::vector<UEvent*>& chosen, const std::vector<size_t>&) {
-        std::vector<UEvent*> preds = base;
+    auto place = [&](std::span<UEvent* const> chosen) {
+        std::vector<UEvent*>& preds = mkPreds_;
+        preds.assign(base.begin(), base.end());
         preds.insert(preds.end(), chosen.begin(), chosen.end());
-        EventSpec spec;
+        EventSpec& spec = mkSpec_;
         spec.thread = like.thread;
         spec.choice = choice >= 0 ? uint32_t(choice) : like.choice;
         spec.label = like.label;
@@ -288,12 +292,12 @@ void QporExplorer::makeEvent(const UEvent& like, std::vector<UEvent*> anchors, s
         spec.causes.insert(spec.causes.end(), readers.begin(), readers.end());
         spec.causes.insert(spec.causes.end(), chosen.begin(), chosen.end());
         // The same accesses as `like` (for an atomic section, the union of its events'), parents from the history.
-        for (const Access& l : like.accesses) {
-            Access a;
-            a.res = l.res;
-            a.mode = l.mode;
+        spec.accesses.resize(like.accesses.size());
+        for (size_t i = 0; i < like.accesses.size(); ++i) {
+            Access& a = spec.accesses[i];
+            a.res = like.accesses[i].res;
+            a.mode = like.accesses[i].mode;
             a.parent = es_.treeMaxOf(preds, a.res);
-            spec.accesses.push_back(std::move(a));
         }
         if (like.section && sectionHasRuns(like)) {
             // Which runs the section has here depends on the history: run it there (Sections.cpp).
@@ -318,6 +322,13 @@ void QporExplorer::makeEvent(const UEvent& like, std::vector<UEvent*> anchors, s
         if (e == &like) return true;
         es_.addToU(e);
         return true;
+    };
+    if (optional.empty()) {
+        place({});
+        return;
+    }
+    forEachReaderPrefix(optional, 64, [&](const std::vector<UEvent*>& chosen, const std::vector<size_t>&) {
+        return place(chosen);
     });
 }
 
@@ -451,10 +462,10 @@ void QporExplorer::earlierPlacements(UEvent* e) {
 void QporExplorer::readsFromNewWrite(UEvent* w) {
     for (const Access& a : w->accesses) {
         if (a.mode != Mode::Write || a.res.kind() != ResKind::Memory) continue;
-        std::vector<UEvent*> reads = F_.readsOf(a.res); // copy: makeEvent does not touch F, but stay safe
-        for (UEvent* r : reads) {
+        for (UEvent* r : F_.readsOf(a.res)) { // makeEvent does not change C
+
             if (r->thread == w->thread || es_.leq(r, w)) continue;
-            makeEvent(*r, {w}, {});
+            makeEvent(*r, std::span(&w, 1), {});
         }
     }
 }

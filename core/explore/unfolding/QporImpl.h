@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 #include <optional>
+#include <span>
 #include <unordered_set>
 
 #include "core/explore/RaceDetector.h"
@@ -149,7 +150,10 @@ private:
     void earlierPlacements(UEvent* e);
     void blockedPlacements(ThreadId t);
     void readsFromNewWrite(UEvent* w);
-    void makeEvent(const UEvent& like, std::vector<UEvent*> anchors, std::vector<UEvent*> readers, int choice = -1);
+    void makeEvent(const UEvent& like, std::span<UEvent* const> anchors, std::span<UEvent* const> readers,
+                   int choice = -1);
+    std::vector<UEvent*> mkBase_, mkPreds_; // makeEvent's buffers
+    EventSpec mkSpec_;
     uint32_t waitersAt(const Resource& cond, const UEvent* node) const;
     std::vector<Access> accessesFor(const model::Event& label) const;
     void accessesInto(const model::Event& label, std::vector<Access>& out) const;
