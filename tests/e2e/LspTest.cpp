@@ -302,6 +302,41 @@ TEST_F(Lsp, CommentOnlyEditDuringAnExplorationLetsItFinishAndMovesItsDiagnostics
     EXPECT_EQ(races[0]["range"]["start"]["line"], line1 + 4);
 }
 
+// A real edit after an adopted comment edit supersedes the adopting check like any other.
+TEST_F(Lsp, ARealEditAfterAnAdoptedCommentEditSupersedesTheCheck) {
+    client.initialize(json{{"algorithm", "dfs"}, {"timeLimitSeconds", 0}, {"debounceMs", 20}});
+    std::string uri = uriOf("racy-long.c");
+    std::string racy = kLong;
+    racy.replace(racy.find("pthread_mutex_lock(&m); "), 24, "");
+    client.open(uri, racy);
+    ASSERT_TRUE(client.waitFor(
+        [&](const json& m) {
+            return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri &&
+                   !m["params"]["diagnostics"].empty();
+        },
+        30s));
+    size_t from = client.count();
+    client.changeRange(uri, 2, 0, 0, 0, 0, "// only a comment\n");
+    auto adopted = client.waitStatus(uri, 2, "exploring", 10s, &from);
+    ASSERT_TRUE(adopted);
+    EXPECT_EQ(adopted->message["params"]["message"].get<std::string>().rfind("comment/whitespace edit", 0), 0u)
+        << adopted->message.dump();
+    client.changeFull(uri, kRace, 3); // a real change
+    auto superseded = client.waitStatus(uri, 2, "cancelled", 10s, &from);
+    ASSERT_TRUE(superseded);
+    EXPECT_EQ(superseded->message["params"]["message"], "superseded by version 3");
+    auto done = client.waitStatus(uri, 3, "done", 30s, &from);
+    ASSERT_TRUE(done);
+    EXPECT_FALSE(client.waitStatus(uri, 2, "done", 0ms));
+    auto pub = client.lastDiagnostics(uri);
+    EXPECT_EQ((*pub)["version"], 3);
+    auto races = withCode(diagnosticsOf(*pub), "data_race");
+    ASSERT_EQ(races.size(), 1u) << pub->dump(1);
+    std::set<int> lines = {races[0]["range"]["start"]["line"].get<int>(),
+                           races[0]["relatedInformation"][0]["location"]["range"]["start"]["line"].get<int>()};
+    EXPECT_EQ(lines, (std::set<int>{2, 6}));
+}
+
 TEST_F(Lsp, AssertionMessageNamesTheWriteThatCameTooLate) {
     client.initialize();
     std::string uri = uriOf("early.c");
