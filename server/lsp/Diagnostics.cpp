@@ -223,10 +223,13 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
         d.message = withFile(d.message, e.location, doc);
     }
     d.range = doc.lines.statementRange(at.line, at.column);
-    auto related = [&](const report::SourceLocation& l, std::string msg) {
+    // `evenHere`: also when it is the diagnostic's own place (a race between two threads running the same
+    // statement: the other access is another thread's, at the same line).
+    auto related = [&](const report::SourceLocation& l, std::string msg, bool evenHere = false) {
         if (l.line == 0) return;
         Location where = locationOf(l, doc);
-        if (where.uri == doc.uri && where.range.start == d.range.start) return; // the diagnostic's own place
+        if (!evenHere && where.uri == doc.uri && where.range.start == d.range.start)
+            return; // the diagnostic's own place
         d.relatedInformation.push_back({std::move(where), std::move(msg)});
     };
     switch (e.kind) {
@@ -243,7 +246,7 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
                             : isWrite(s)          ? "write"
                                                   : "read") +
                            (var.empty() ? "" : " of `" + var + "`");
-            related(*e.otherLocation, what + ", unordered with this access");
+            related(*e.otherLocation, what + ", unordered with this access", /*evenHere=*/true);
         }
         break;
     case ErrorKind::Deadlock:

@@ -89,6 +89,7 @@ Engine::change(const std::string& uri, int64_t version,
                 ResponseError{ErrorCode::InvalidParams, "change range outside the document"});
     (*d)->text = std::move(text);
     (*d)->version = version;
+    if (adoptCommentEdit(**d)) return {}; // a comment/whitespace edit: the running check goes on
     scheduleCheck(**d, std::chrono::milliseconds(settings_.debounceMs));
     return {};
 }

@@ -76,6 +76,8 @@ class Engine {
     bool waitIdle(std::chrono::milliseconds timeout) { return scheduler_.waitIdle(timeout); }
 
   private:
+    struct Job; // one run of the pipeline (Job.cpp)
+    friend struct Job;
     // One check's result for one version of a document.
     struct Outcome {
         int64_t version = 0;
@@ -87,6 +89,7 @@ class Engine {
         std::vector<report::Diagnostic> compileErrors;
         bool complete = false; // not cancelled: a verdict for these options
         VariableFacts variables;
+        uint32_t mainLine = 0; // 1-based line of `main` in `text` (0: unknown)
     };
     struct Document {
         std::string uri, path, text;
@@ -101,15 +104,20 @@ class Engine {
         std::vector<report::ErrorReport> unfinishedErrors; // found by a check that was then cancelled
         std::map<std::string, report::ErrorReport> counterexamples; // id → the published errors
         std::string progressToken; // of the running exploration's work-done progress
+        // The job checking the current generation, from its snapshot to its end (set and cleared by the job,
+        // under mutex_): a comment/whitespace-only edit is handed to it instead of restarting it.
+        Job* running = nullptr;
         json lastPublished;        // to skip republishing an identical set
         uint64_t nextId = 0;
     };
-    struct Job; // one run of the pipeline (Job.cpp)
-    friend struct Job;
     // The settings that change a result, as a cache key; the others only change how it is shown or scheduled.
     static std::string optionsKey(const Settings& s);
 
     void scheduleCheck(Document& d, std::chrono::milliseconds delay);
+    // Under mutex_, from change(): when the document's text now differs from the text its running check took
+    // only in comments and whitespace, that check goes on for the new version (its diagnostics, published at
+    // once and as it finds more, are moved to the new text) and true is returned; else false (restart).
+    bool adoptCommentEdit(Document& d);
     void runJob(const std::string& uri, uint64_t generation, const std::atomic<bool>& cancelled);
     Settings settingsFor(const Document& d) const;
     // Under mutex_: the document if it still wants `generation` checked.

@@ -37,7 +37,7 @@ std::expected<std::vector<CodeLens>, ResponseError> Engine::codeLenses(const std
     const Document& d = **found;
     std::vector<CodeLens> out;
     uint32_t line1 = 1;
-    if (d.shown && d.shown->program) line1 = std::max<uint32_t>(1, mainLine(*d.shown->program));
+    if (d.shown && d.shown->program) line1 = std::max<uint32_t>(1, d.shown->mainLine);
     LineIndex lines(d.text);
     Range at = lines.statementRange(line1, 0);
     auto lens = [&](std::string title, std::string command = "", json args = json::array()) {

@@ -86,6 +86,12 @@ struct Engine::Job {
 
     Job(Engine& e, std::string u, uint64_t g, const std::atomic<bool>& c)
         : engine(e), uri(std::move(u)), generation(g), cancelled(c) {}
+    ~Job() {
+        std::lock_guard lock(engine.mutex_);
+        finished();
+    }
+    Job(const Job&) = delete;
+    Job& operator=(const Job&) = delete;
     Engine& engine;
     const std::string uri;
     const uint64_t generation;
@@ -99,16 +105,46 @@ struct Engine::Job {
     std::vector<report::ErrorReport> previous;
     CheckRequest req;
     std::shared_ptr<Outcome> outcome = std::make_shared<Outcome>();
-    uint32_t mainLine = 0;
-    Errors replayed, found;
+    Errors replayed, found; // written under engine.mutex_ (Engine::adoptCommentEdit publishes them)
+    // What is published (under engine.mutex_): the document version and text this job now checks. They are
+    // `version` and `text` unless comment/whitespace-only edits were adopted while it ran (adoptCommentEdit);
+    // `moved` then maps positions of `text` to `shownText`, token by token.
+    int64_t shownVersion = 0;
+    std::string shownText;
+    std::optional<TokenMap> moved;
+    bool publishedAny = false; // this job has published diagnostics
 
     // The document, if this job is still its current check (under engine.mutex_).
     Document* current() { return engine.current(uri, generation); }
 
+    // Under engine.mutex_: the result is (about to be) published, so a later comment edit starts a new check
+    // (which finds this result in the cache) instead of being adopted.
+    void finished() {
+        auto it = engine.docs_.find(uri);
+        if (it != engine.docs_.end() && it->second.running == this) it->second.running = nullptr;
+    }
+
+    // Positions of the checked text moved to the shown text (identity unless an edit was adopted).
+    void toShown(report::CheckResult& r) const {
+        if (moved) LocationMap::fromTokens(r, path, *moved).apply(r);
+    }
+    uint32_t shownLine(uint32_t line1) const { return moved && line1 ? moved->map(line1, 0).first : line1; }
+    VariableFacts shownVariables() const {
+        if (!moved) return outcome->variables;
+        VariableFacts out;
+        for (const auto& [name, accesses] : outcome->variables)
+            for (VariableAccess a : accesses) {
+                a.line = shownLine(a.line);
+                out[name].insert(a);
+            }
+        return out;
+    }
+    bool adopted() const { return shownVersion != version; }
+
     StatusParams status(DocumentState st) const {
         StatusParams s;
         s.uri = uri;
-        s.version = version;
+        s.version = shownVersion;
         s.state = st;
         s.algorithm = settings.algorithm;
         if (outcome->program) s.fingerprint = hex(outcome->fingerprint);
@@ -126,37 +162,79 @@ struct Engine::Job {
     // Under engine.mutex_. Publishes the job's errors (the exploration's, then replayed ones it has not found
     // yet) plus `extra`; remembers their ids for skein/counterexample.
     void publish(Document& d, std::vector<Diagnostic> extra = {}) {
-        LineIndex lines(text);
-        DocumentView view{uri, path, lines, &outcome->variables};
-        PublishDiagnosticsParams p{uri, version, {}};
-        d.counterexamples.clear();
-        auto add = [&](const std::string& id, const report::ErrorReport& e, bool isReplay) {
-            d.counterexamples[id] = e;
-            if (kindReported(settings, e.kind))
-                p.diagnostics.push_back(errorDiagnostic(e, id, view, isReplay));
-        };
-        for (auto& [id, e] : found) add(id, e, false);
+        LineIndex lines(shownText);
+        VariableFacts facts = shownVariables();
+        DocumentView view{uri, path, lines, &facts};
+        PublishDiagnosticsParams p{uri, shownVersion, {}};
+        // The errors to show, in order (the exploration's, then replayed ones it has not found yet), moved to
+        // the shown text.
+        std::vector<std::pair<std::string, bool>> ids; // (counterexample id, replayed)
+        report::CheckResult shown;
+        for (auto& [id, e] : found) {
+            ids.push_back({id, false});
+            shown.errors.push_back(e);
+        }
         for (auto& [id, e] : replayed) {
             bool seen = false;
             for (auto& f : found) seen |= sameError(f.second, e);
-            if (!seen) add(id, e, true);
+            if (seen) continue;
+            ids.push_back({id, true});
+            shown.errors.push_back(e);
+        }
+        toShown(shown);
+        d.counterexamples.clear();
+        for (size_t i = 0; i < ids.size(); ++i) {
+            const report::ErrorReport& e = shown.errors[i];
+            d.counterexamples[ids[i].first] = e;
+            if (kindReported(settings, e.kind))
+                p.diagnostics.push_back(errorDiagnostic(e, ids[i].first, view, ids[i].second));
         }
         for (Diagnostic& x : extra) p.diagnostics.push_back(std::move(x));
         // The observer and the final result often carry the same set: publish a change only.
+        publishedAny = true;
         json wire = toJSON(p);
         if (d.lastPublished == wire) return;
         d.lastPublished = std::move(wire);
         engine.client_.publishDiagnostics(p);
     }
 
+    // Under engine.mutex_ (Engine::adoptCommentEdit): the document's text changed only in comments and
+    // whitespace while this job runs. Republish what it has found so far at the new positions; the job goes on.
+    void adopt(Document& d, std::optional<TokenMap> map) {
+        moved = std::move(map);
+        shownVersion = d.version;
+        shownText = d.text;
+        if (publishedAny) publish(d); // else what the editor shows is an older check's, replaced when this one
+                                      // publishes
+        StatusParams s = d.status;
+        s.version = shownVersion;
+        s.message = "comment/whitespace edit: the check of version " + std::to_string(version) +
+                    " goes on for this version, its diagnostics moved";
+        engine.setStatus(d, s);
+    }
+
     // Under engine.mutex_: publishes a complete or cancelled result and the final status.
     void publishResult(Document& d, DocumentState state, std::optional<int64_t> reusedFrom) {
+        finished();
         const report::CheckResult& r = *outcome->result;
         std::vector<Diagnostic> extra;
-        LineIndex lines(text);
-        if (!r.bounds.empty()) extra.push_back(boundedDiagnostic(r, mainLine, {uri, path, lines}));
+        LineIndex lines(shownText);
+        if (!r.bounds.empty())
+            extra.push_back(boundedDiagnostic(r, shownLine(outcome->mainLine), {uri, path, lines}));
         publish(d, std::move(extra));
-        d.shown = outcome;
+        if (adopted()) {
+            // What the editor shows is the adopted version: the result with its positions moved (the cache and
+            // the replay keep the checked one, whose positions match its program).
+            auto o = std::make_shared<Outcome>(*outcome);
+            o->version = shownVersion;
+            o->text = shownText;
+            o->variables = shownVariables();
+            o->mainLine = shownLine(outcome->mainLine);
+            toShown(*o->result);
+            d.shown = o;
+        } else {
+            d.shown = outcome;
+        }
         StatusParams s = status(state);
         s.verdict = std::string(report::verdictName(r.verdict));
         s.stats = r.stats;
@@ -171,6 +249,10 @@ struct Engine::Job {
             for (const report::BoundHit& b : r.bounds) s.message += (s.message.empty() ? "" : "; ") + b.what;
             for (const std::string& n : r.notes) s.message += (s.message.empty() ? "" : "; ") + n;
         }
+        if (adopted())
+            s.message += (s.message.empty() ? "" : "; ") + std::string("checked version ") +
+                         std::to_string(version) +
+                         "; the comment/whitespace edits since then only moved its diagnostics";
         engine.setStatus(d, s);
         if (outcome->complete) {
             d.lastComplete = outcome;
@@ -187,6 +269,9 @@ struct Engine::Job {
         version = d->version;
         text = d->text;
         path = d->path;
+        shownVersion = version;
+        shownText = text;
+        d->running = this;
         settings = engine.settingsFor(*d);
         for (const report::ErrorReport& e : d->unfinishedErrors) previous.push_back(e);
         if (d->lastComplete && d->lastComplete->result)
@@ -205,12 +290,18 @@ struct Engine::Job {
     }
 
     void compileFailed(CheckFailure failure) {
-        found.clear(); // a preview's errors, if any
         outcome->compileErrors = std::move(failure.diagnostics);
         outcome->complete = true;
         std::lock_guard lock(engine.mutex_);
+        found.clear(); // a preview's errors, if any
         Document* d = current();
         if (!d) return;
+        finished();
+        if (adopted()) {
+            // Clang's positions are in the text compiled; check the text shown instead (a compile).
+            engine.scheduleCheck(*d, std::chrono::milliseconds(0));
+            return;
+        }
         LineIndex lines(text);
         publish(*d, compileDiagnostics(outcome->compileErrors, {uri, path, lines}));
         d->shown = outcome;
@@ -235,8 +326,8 @@ struct Engine::Job {
         LocationMap(*same->program, prog).apply(r);
         outcome->result = std::move(r);
         outcome->complete = true;
-        addTraceAccesses(outcome->variables, *outcome->result);
         std::lock_guard lock(engine.mutex_);
+        addTraceAccesses(outcome->variables, *outcome->result);
         Document* d = current();
         if (!d) return true;
         Errors preview = std::move(found);
@@ -269,14 +360,14 @@ struct Engine::Job {
         if (!tokens) return;
         report::CheckResult r = *shown->result;
         LocationMap::fromTokens(r, path, *tokens).apply(r);
-        uint32_t main = shown->program ? tokens->map(lsp::mainLine(*shown->program), 0).first : 0;
+        uint32_t main = shown->mainLine ? tokens->map(shown->mainLine, 0).first : 0;
         std::lock_guard lock(engine.mutex_);
         Document* d = current();
         if (!d) return;
         for (const report::ErrorReport& e : r.errors) found.push_back({newId(*d), e});
         std::vector<Diagnostic> extra;
-        LineIndex lines(text);
-        if (!r.bounds.empty()) extra.push_back(boundedDiagnostic(r, main, {uri, path, lines}));
+        LineIndex lines(shownText);
+        if (!r.bounds.empty()) extra.push_back(boundedDiagnostic(r, shownLine(main), {uri, path, lines}));
         publish(*d, std::move(extra));
     }
 
@@ -286,6 +377,7 @@ struct Engine::Job {
         std::lock_guard lock(engine.mutex_);
         Document* d = current();
         if (!d) return;
+        finished();
         StatusParams s = status(DocumentState::Cancelled);
         s.message = "cancelled before exploring";
         engine.setStatus(*d, s);
@@ -323,10 +415,15 @@ struct Engine::Job {
         s.errors = uint32_t(replayed.size());
         char ms[32];
         std::snprintf(ms, sizeof ms, "%.2f ms", replayMs);
-        s.message = replayed.empty()
-                        ? "the previous counterexamples no longer fail (replayed in " + std::string(ms) + ")"
-                        : "still fails: " + explainError(replayed.front().second, &outcome->variables) +
-                              " (replayed in " + ms + ")";
+        if (replayed.empty()) {
+            s.message = "the previous counterexamples no longer fail (replayed in " + std::string(ms) + ")";
+        } else {
+            report::CheckResult first;
+            first.errors.push_back(replayed.front().second);
+            toShown(first);
+            VariableFacts facts = shownVariables();
+            s.message = "still fails: " + explainError(first.errors[0], &facts) + " (replayed in " + ms + ")";
+        }
         engine.setStatus(*d, s);
         return true;
     }
@@ -438,16 +535,38 @@ void Engine::runJob(const std::string& uri, uint64_t generation, const std::atom
     job.previewMovedDiagnostics();
     auto prepared = prepare(job.req);
     if (!prepared) return job.compileFailed(std::move(prepared.error()));
-    job.outcome->program = prepared->program;
-    job.outcome->fingerprint = program::positionIndependentFingerprint(*prepared->program);
-    job.mainLine = mainLine(*prepared->program);
     // Who touches which shared variable (one execution): for hovers and the diagnostics' sentences.
-    job.outcome->variables = sharedVariables(*prepared->program, job.req.options.exec);
+    exec::ExecOptions factsOptions = job.req.options.exec;
+    if (!factsOptions.cancelled) factsOptions.cancelled = job.req.options.cancelled; // a newer version waits
+    VariableFacts variables = sharedVariables(*prepared->program, factsOptions);
+    uint64_t fingerprint = program::positionIndependentFingerprint(*prepared->program);
+    {
+        std::lock_guard lock(mutex_); // adoptCommentEdit reads the outcome
+        job.outcome->program = prepared->program;
+        job.outcome->fingerprint = fingerprint;
+        job.outcome->mainLine = mainLine(*prepared->program);
+        job.outcome->variables = std::move(variables);
+    }
     if (job.reuseCached()) return;
-    job.found.clear(); // a preview's errors: the program changed after all
+    {
+        std::lock_guard lock(mutex_);
+        job.found.clear(); // a preview's errors: the program changed after all
+    }
     if (cancelled.load()) return job.cancelledBeforeExploring(); // superseded (silent) or skein.cancel
     if (!job.replayPrevious()) return;
     job.explore(prepared->compileMs);
+}
+
+bool Engine::adoptCommentEdit(Document& d) {
+    Job* job = d.running;
+    if (!job || job->generation != d.generation || d.userCancelled || job->cancelled.load()) return false;
+    std::optional<TokenMap> map;
+    if (d.text != job->text) {
+        map = TokenMap::build(job->text, d.text);
+        if (!map) return false; // a real change: restart
+    }
+    job->adopt(d, std::move(map));
+    return true;
 }
 
 } // namespace skein::lsp

@@ -212,6 +212,131 @@ TEST_F(Lsp, CommentOnlyEditReusesTheResultAndMovesTheDiagnostic) {
         << races[0]["message"];
 }
 
+// The race program below explores for seconds (dfs, bounded by the time limit): a comment edit made meanwhile
+// must neither restart it nor wait for it to show the diagnostics at their new lines.
+TEST_F(Lsp, CommentOnlyEditDuringAnExplorationLetsItFinishAndMovesItsDiagnostics) {
+    client.initialize(json{{"algorithm", "dfs"}, {"timeLimitSeconds", 3}, {"debounceMs", 20}});
+    std::string uri = uriOf("racy-long.c");
+    std::string racy = kLong;
+    racy.replace(racy.find("pthread_mutex_lock(&m); "), 24, "");
+    client.open(uri, racy);
+    auto raced = client.waitFor(
+        [&](const json& m) {
+            return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri &&
+                   !withCode(m["params"]["diagnostics"], "data_race").empty();
+        },
+        30s);
+    ASSERT_TRUE(raced);
+    ASSERT_FALSE(client.waitStatus(uri, 1, "done", 0ms)) << "the exploration must still run for this test";
+    const json race1 = withCode(raced->message["params"]["diagnostics"], "data_race")[0];
+    // Both accesses are `counter++` (line 5) in two threads: the related information still names the other one.
+    ASSERT_TRUE(race1.contains("relatedInformation")) << race1.dump(1);
+    EXPECT_NE(race1["relatedInformation"][0]["message"].get<std::string>().find(
+                  "of `counter`, unordered with this access"),
+              std::string::npos)
+        << race1.dump(1);
+    const int line1 = race1["range"]["start"]["line"];
+    const int related1 = race1["relatedInformation"][0]["location"]["range"]["start"]["line"];
+
+    size_t from = client.count();
+    client.changeRange(uri, 2, 0, 0, 0, 0, "// a comment\n/* and another\n   one */\n"); // +3 lines
+    // The diagnostics found so far move at once, before the exploration ends.
+    auto moved = client.waitFor(
+        [&](const json& m) {
+            return (m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri &&
+                    m["params"].value("version", 0) == 2) ||
+                   (m.value("method", "") == "skein/status" && m["params"]["uri"] == uri &&
+                    m["params"]["state"] == "done");
+        },
+        30s, &from);
+    ASSERT_TRUE(moved);
+    ASSERT_EQ(moved->message["method"], "textDocument/publishDiagnostics") << moved->message.dump();
+    auto movedRaces = withCode(moved->message["params"]["diagnostics"], "data_race");
+    ASSERT_FALSE(movedRaces.empty());
+    EXPECT_EQ(movedRaces[0]["range"]["start"]["line"], line1 + 3) << movedRaces[0].dump(1);
+    EXPECT_EQ(movedRaces[0]["relatedInformation"][0]["location"]["range"]["start"]["line"], related1 + 3);
+
+    // The exploration of version 1 goes on and its result is published for version 2.
+    auto done = client.waitStatus(uri, 2, "done", 60s, &from);
+    ASSERT_TRUE(done);
+    EXPECT_FALSE(done->message["params"].value("reused", false));
+    EXPECT_EQ(done->message["params"]["verdict"], "error") << done->message.dump();
+    EXPECT_NE(done->message["params"]["message"].get<std::string>().find("checked version 1"),
+              std::string::npos)
+        << done->message.dump();
+    std::set<std::string> states2;
+    int explorations = 0;
+    for (const Received& r : client.all()) {
+        const json& m = r.message;
+        if (m.value("method", "") != "skein/status" || m["params"]["uri"] != uri) continue;
+        if (m["params"]["version"] == 2) states2.insert(m["params"]["state"].get<std::string>());
+        EXPECT_NE(m["params"]["state"], "cancelled") << m.dump(); // nothing was restarted
+        explorations += m["params"]["state"] == "compiling";
+    }
+    EXPECT_EQ(explorations, 1); // one compile, one exploration
+    EXPECT_EQ(states2, (std::set<std::string>{"exploring", "done"}));
+    auto pub = client.lastDiagnostics(uri);
+    ASSERT_TRUE(pub);
+    EXPECT_EQ((*pub)["version"], 2);
+    auto races = withCode(diagnosticsOf(*pub), "data_race");
+    ASSERT_FALSE(races.empty());
+    EXPECT_EQ(races[0]["range"]["start"]["line"], line1 + 3);
+    EXPECT_EQ(withCode(diagnosticsOf(*pub), "bounded").size(), 1u);
+    // The counterexample's locations are the new text's, and so are the code lens and hovers.
+    auto cex = client.response(client.request(
+        "skein/counterexample", {{"textDocument", {{"uri", uri}}}, {"id", races[0]["data"]["counterexample"]}}));
+    ASSERT_TRUE(cex);
+    EXPECT_EQ((*cex)["result"]["version"], 2);
+    EXPECT_EQ((*cex)["result"]["error"]["location"]["line"], line1 + 3 + 1); // 1-based
+    auto lens = client.response(client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}}));
+    ASSERT_TRUE(lens);
+    ASSERT_FALSE((*lens)["result"].empty());
+    EXPECT_EQ((*lens)["result"][0]["range"]["start"]["line"], 7 + 3); // `int main(void) {`
+    // A later comment edit finds the finished result in the cache.
+    client.changeRange(uri, 3, 0, 0, 0, 0, "\n");
+    auto again = client.waitStatus(uri, 3, "done", 30s, &from);
+    ASSERT_TRUE(again);
+    EXPECT_TRUE(again->message["params"]["reused"]);
+    races = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "data_race");
+    ASSERT_FALSE(races.empty());
+    EXPECT_EQ(races[0]["range"]["start"]["line"], line1 + 4);
+}
+
+// A real edit after an adopted comment edit supersedes the adopting check like any other.
+TEST_F(Lsp, ARealEditAfterAnAdoptedCommentEditSupersedesTheCheck) {
+    client.initialize(json{{"algorithm", "dfs"}, {"timeLimitSeconds", 0}, {"debounceMs", 20}});
+    std::string uri = uriOf("racy-long.c");
+    std::string racy = kLong;
+    racy.replace(racy.find("pthread_mutex_lock(&m); "), 24, "");
+    client.open(uri, racy);
+    ASSERT_TRUE(client.waitFor(
+        [&](const json& m) {
+            return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri &&
+                   !m["params"]["diagnostics"].empty();
+        },
+        30s));
+    size_t from = client.count();
+    client.changeRange(uri, 2, 0, 0, 0, 0, "// only a comment\n");
+    auto adopted = client.waitStatus(uri, 2, "exploring", 10s, &from);
+    ASSERT_TRUE(adopted);
+    EXPECT_EQ(adopted->message["params"]["message"].get<std::string>().rfind("comment/whitespace edit", 0), 0u)
+        << adopted->message.dump();
+    client.changeFull(uri, kRace, 3); // a real change
+    auto superseded = client.waitStatus(uri, 2, "cancelled", 10s, &from);
+    ASSERT_TRUE(superseded);
+    EXPECT_EQ(superseded->message["params"]["message"], "superseded by version 3");
+    auto done = client.waitStatus(uri, 3, "done", 30s, &from);
+    ASSERT_TRUE(done);
+    EXPECT_FALSE(client.waitStatus(uri, 2, "done", 0ms));
+    auto pub = client.lastDiagnostics(uri);
+    EXPECT_EQ((*pub)["version"], 3);
+    auto races = withCode(diagnosticsOf(*pub), "data_race");
+    ASSERT_EQ(races.size(), 1u) << pub->dump(1);
+    std::set<int> lines = {races[0]["range"]["start"]["line"].get<int>(),
+                           races[0]["relatedInformation"][0]["location"]["range"]["start"]["line"].get<int>()};
+    EXPECT_EQ(lines, (std::set<int>{2, 6}));
+}
+
 TEST_F(Lsp, AssertionMessageNamesTheWriteThatCameTooLate) {
     client.initialize();
     std::string uri = uriOf("early.c");
@@ -316,6 +441,23 @@ TEST_F(Lsp, CancelStopsTheExplorationPromptly) {
     client.open(uri, kLong);
     ASSERT_TRUE(client.waitStatus(uri, 1, "exploring", 30s));
     ASSERT_TRUE(client.waitFor([](const json& m) { return m.value("method", "") == "$/progress"; }, 10s));
+    // Progress reports stream the statistics; without an execution budget there is no estimate, so no
+    // percentage.
+    auto report = client.waitFor(
+        [](const json& m) { return m.value("method", "") == "$/progress" && m["params"]["value"]["kind"] == "report"; },
+        10s);
+    ASSERT_TRUE(report);
+    EXPECT_NE(report->message["params"]["value"]["message"].get<std::string>().find(" executions, "),
+              std::string::npos);
+    EXPECT_FALSE(report->message["params"]["value"].contains("percentage")) << report->message.dump();
+    auto streamed = client.waitFor(
+        [&](const json& m) {
+            return m.value("method", "") == "skein/status" && m["params"]["uri"] == uri &&
+                   m["params"]["state"] == "exploring" && m["params"].contains("stats");
+        },
+        10s);
+    ASSERT_TRUE(streamed);
+    EXPECT_GT(streamed->message["params"]["stats"]["executions"].get<int>(), 0);
     std::this_thread::sleep_for(300ms);
     auto sent = Clock::now();
     int id = client.request("workspace/executeCommand", {{"command", "skein.cancel"}, {"arguments", {uri}}});
@@ -346,7 +488,7 @@ TEST_F(Lsp, CancelStopsTheExplorationPromptly) {
     size_t from = client.count();
     client.request("workspace/executeCommand", {{"command", "skein.recheck"}, {"arguments", {uri}}});
     ASSERT_TRUE(client.waitStatus(uri, 1, "exploring", 30s, &from));
-    client.changeFull(uri, std::string(kLong) + "// v2\n", 2);
+    client.changeFull(uri, std::string(kLong) + "int v2;\n", 2);
     auto superseded = client.waitFor(
         [&](const json& m) {
             return m.value("method", "") == "skein/status" && m["params"]["version"] == 1 &&
@@ -550,8 +692,11 @@ TEST_F(Lsp, CodeLensHoverStatisticsAndCommands) {
                        {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 6}, {"character", 2}}}}));
     ASSERT_TRUE(hover);
     std::string md = (*hover)["result"]["contents"]["value"];
-    EXPECT_NE(md.find("thread 1"), std::string::npos) << md;
-    EXPECT_NE(md.find("Race"), std::string::npos) << md;
+    EXPECT_NE(md.find("- thread 0 (main): writes at line 7\n"), std::string::npos) << md;
+    EXPECT_NE(md.find("- thread 1: writes at line 3\n"), std::string::npos) << md;
+    EXPECT_NE(md.find("**Race:** data race on `x`"), std::string::npos) << md;
+    EXPECT_EQ((*hover)["result"]["range"]["start"]["character"], 2); // the identifier `x`
+    EXPECT_EQ((*hover)["result"]["range"]["end"]["character"], 3);
     auto noHover = client.response(
         client.request("textDocument/hover",
                        {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 4}, {"character", 3}}}}));
@@ -574,10 +719,20 @@ TEST_F(Lsp, CodeLensHoverStatisticsAndCommands) {
     EXPECT_FALSE(dfs->message["params"]["reused"]); // other options: a different cache key
 
     client.changeFull(uri, kRaceFixed, 2);
-    ASSERT_TRUE(client.waitStatus(uri, 2, "done"));
+    auto fixed = client.waitStatus(uri, 2, "done");
+    ASSERT_TRUE(fixed);
     lens = client.response(client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}}));
-    EXPECT_NE((*lens)["result"][0]["command"]["title"].get<std::string>().find("no errors"),
-              std::string::npos);
+    ASSERT_EQ((*lens)["result"].size(), 1u);
+    EXPECT_EQ((*lens)["result"][0]["command"]["title"],
+              "Skein: " + std::to_string(fixed->message["params"]["stats"]["executions"].get<int>()) +
+                  " executions, no errors");
+    // A shared variable without a race says so.
+    hover = client.response(
+        client.request("textDocument/hover",
+                       {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 7}, {"character", 2}}}}));
+    ASSERT_TRUE(hover);
+    md = (*hover)["result"]["contents"]["value"];
+    EXPECT_NE(md.find("No data race on it in any explored execution."), std::string::npos) << md;
 }
 
 TEST_F(Lsp, SettingsFilterErrorKindsAndUndoIsAnsweredFromTheCache) {
@@ -685,6 +840,120 @@ TEST_F(Lsp, ExecutionBudgetGivesABoundedPartialResult) {
     auto lens = client.response(client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}}));
     EXPECT_NE((*lens)["result"][0]["command"]["title"].get<std::string>().find("(bounded)"),
               std::string::npos);
+}
+
+// With an execution budget, progress has an estimate: the share of the budget used.
+TEST_F(Lsp, ProgressCarriesAPercentageOfTheExecutionBudget) {
+    constexpr int kBudget = 100000;
+    client.initialize(json{{"algorithm", "dfs"}, {"maxExecutions", kBudget}, {"timeLimitSeconds", 0}},
+                      /*progress=*/true);
+    std::string uri = uriOf("long.c");
+    client.open(uri, kLong);
+    auto isProgress = [](const char* kind) {
+        return [kind](const json& m) {
+            return m.value("method", "") == "$/progress" && m["params"]["value"]["kind"] == kind;
+        };
+    };
+    auto begin = client.waitFor(isProgress("begin"), 30s);
+    ASSERT_TRUE(begin);
+    EXPECT_EQ(begin->message["params"]["value"]["percentage"], 0);
+    EXPECT_EQ(begin->message["params"]["value"]["title"], "Skein: exploring long.c");
+    // Reports: "N executions, S SSB, B blocked, T s" and the share of the budget those executions used.
+    size_t from = 0;
+    for (int i = 0; i < 2; ++i) {
+        auto report = client.waitFor(isProgress("report"), 30s, &from);
+        ASSERT_TRUE(report);
+        const json& v = report->message["params"]["value"];
+        ASSERT_TRUE(v.contains("percentage")) << v.dump();
+        std::string msg = v["message"];
+        unsigned long execs = 0, ssb = 0, blocked = 0;
+        ASSERT_EQ(std::sscanf(msg.c_str(), "%lu executions, %lu SSB, %lu blocked", &execs, &ssb, &blocked), 3)
+            << msg;
+        EXPECT_GT(execs, 0u);
+        EXPECT_EQ(v["percentage"].get<unsigned long>(), std::min(100ul, (execs + blocked) * 100 / kBudget)) << msg;
+    }
+    client.request("workspace/executeCommand", {{"command", "skein.cancel"}, {"arguments", {uri}}});
+    auto end = client.waitFor(isProgress("end"), 10s);
+    ASSERT_TRUE(end);
+    EXPECT_EQ(end->message["params"]["value"]["message"], "cancelled");
+}
+
+// Each document has its own queue; at most maxConcurrentExplorations checks run at once.
+TEST_F(Lsp, AtMostMaxConcurrentExplorationsRunAtOnce) {
+    client.initialize(json{{"algorithm", "dfs"}, {"timeLimitSeconds", 0}, {"maxConcurrentExplorations", 1}});
+    std::string longUri = uriOf("long.c"), raceUri = uriOf("race.c"), otherUri = uriOf("other.c");
+    client.open(longUri, kLong);
+    ASSERT_TRUE(client.waitStatus(longUri, 1, "exploring", 30s));
+    client.open(raceUri, kRace);
+    ASSERT_TRUE(client.waitStatus(raceUri, 1, "queued", 10s));
+    std::this_thread::sleep_for(500ms);
+    // The one slot is taken: race.c waits (it would take milliseconds).
+    auto stats = client.response(client.request("skein/statistics", {{"textDocument", {{"uri", raceUri}}}}));
+    ASSERT_TRUE(stats);
+    EXPECT_EQ((*stats)["result"]["state"], "queued");
+    EXPECT_FALSE(client.waitStatus(raceUri, 1, "compiling", 0ms));
+    // Freeing the slot lets it run.
+    client.request("workspace/executeCommand", {{"command", "skein.cancel"}, {"arguments", {longUri}}});
+    auto done = client.waitStatus(raceUri, 1, "done", 30s);
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->message["params"]["verdict"], "error");
+    // Two slots: a long exploration no longer holds up another document.
+    client.notify("workspace/didChangeConfiguration", {{"settings", {{"skein", {{"maxConcurrentExplorations", 2}}}}}});
+    size_t from = client.count();
+    client.request("workspace/executeCommand", {{"command", "skein.recheck"}, {"arguments", {longUri}}});
+    ASSERT_TRUE(client.waitStatus(longUri, 1, "exploring", 30s, &from));
+    client.open(otherUri, kRaceFixed);
+    auto other = client.waitStatus(otherUri, 1, "done", 30s);
+    ASSERT_TRUE(other);
+    EXPECT_EQ(other->message["params"]["verdict"], "safe");
+    auto longState = client.response(client.request("skein/statistics", {{"textDocument", {{"uri", longUri}}}}));
+    ASSERT_TRUE(longState);
+    EXPECT_EQ((*longState)["result"]["state"], "exploring");
+}
+
+// debounceMs delays the check after an edit (and a newer edit restarts the wait).
+TEST_F(Lsp, TheDebounceIsConfigurable) {
+    client.initialize(json{{"debounceMs", 600000}});
+    std::string uri = uriOf("race.c");
+    client.open(uri, kRace); // an open is checked at once
+    ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
+    client.changeFull(uri, kRaceFixed, 2);
+    ASSERT_TRUE(client.waitStatus(uri, 2, "queued", 10s));
+    std::this_thread::sleep_for(1000ms); // more than the default debounce
+    auto stats = client.response(client.request("skein/statistics", {{"textDocument", {{"uri", uri}}}}));
+    ASSERT_TRUE(stats);
+    EXPECT_EQ((*stats)["result"]["state"], "queued");
+    EXPECT_EQ((*stats)["result"]["version"], 2);
+    client.notify("workspace/didChangeConfiguration", {{"settings", {{"skein", {{"debounceMs", 10}}}}}});
+    client.changeFull(uri, kRaceFixed + std::string("int y;\n"), 3);
+    auto done = client.waitStatus(uri, 3, "done", 30s);
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->message["params"]["verdict"], "safe");
+    EXPECT_FALSE(client.waitStatus(uri, 2, "done", 0ms));
+}
+
+// Documents are compiled from the editor's text in memory: nothing appears next to the user's file.
+TEST_F(Lsp, NothingIsWrittenNextToTheUsersFiles) {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::temp_directory_path() / ("skein-lsp-nowrite-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "race.c") << kRace;
+    std::ofstream(dir / "config.h") << "#define N 1\n";
+    client.initialize(json{{"debounceMs", 10}});
+    std::string uri = "file://" + (dir / "race.c").string();
+    client.open(uri, std::string("#include \"config.h\"\n") + kRace);
+    ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
+    client.changeFull(uri, std::string("#include \"config.h\"\n") + kRaceFixed, 2);
+    ASSERT_TRUE(client.waitStatus(uri, 2, "done"));
+    client.changeFull(uri, "int main(void) { return z; }\n", 3); // a compile error
+    ASSERT_TRUE(client.waitStatus(uri, 3, "failed"));
+    int code = -1;
+    ASSERT_TRUE(client.shutdownAndExit(&code));
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+    EXPECT_EQ(names, (std::set<std::string>{"config.h", "race.c"}));
+    EXPECT_EQ(readFile((dir / "race.c").string()), kRace); // the unsaved edits stay in the editor
+    fs::remove_all(dir);
 }
 
 TEST_F(Lsp, AResultReusedFromAnotherDocumentIsShownInThisOne) {
@@ -803,6 +1072,9 @@ TEST(LspSoak, FiveThousandEditsAcrossThreeDocumentsInBoundedMemory) {
             text += "// comment " + std::to_string(e) + "\n";
         client.changeFull(uris[d], text, version);
         if (e % 10 == 9) std::this_thread::sleep_for(15ms); // let checks start (and be superseded mid-way)
+        if (e % 100 == 99) // and let some finish: results cached, counterexample ids, adopted comment edits
+            for (size_t k = 0; k < uris.size(); ++k)
+                ASSERT_TRUE(client.waitStatus(uris[k], versions[k], "done", 60s)) << uris[k];
         if (e % 50 == 49) {
             long rss = client.rssKb();
             if (e == 499) firstRss = rss;
