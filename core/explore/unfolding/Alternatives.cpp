@@ -16,6 +16,16 @@ namespace skein::explore::unfolding {
 std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     auto t0 = PhaseClock::now();
     ++alternatives_;
+    // A quick no: every event of an alternative J goes beyond C, so J ∪ C contains an event of en(C) (the first
+    // event of J's in some thread: the one event of that thread whose history lies in C and that is compatible
+    // with C — the executor's enabled event). When all of en(C) is in D, every candidate contains an event of D.
+    const std::vector<UEvent*>& en = stack_.back().en;
+    if (std::all_of(en.begin(), en.end(), [](const UEvent* x) { return x->inD > 0; })) {
+        ++altFailures_;
+        ++altQuickFailures_;
+        tComb_ += PhaseClock::now() - t0;
+        return std::nullopt;
+    }
     // k events of D: e (the top node's last addition) first, then the most recently added.
     size_t dSize = 0;
     for (const Node& n : stack_) dSize += n.Dlocal.size();
@@ -45,16 +55,6 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         }
         return false;
     };
-    // A quick no: every event of an alternative J goes beyond C, so J ∪ C contains an event of en(C) (the first
-    // event of J's in some thread: the one event of that thread whose history lies in C and that is compatible
-    // with C — the executor's enabled event). When all of en(C) is in D, every candidate contains an event of D.
-    const std::vector<UEvent*>& en = stack_.back().en;
-    if (std::all_of(en.begin(), en.end(), [](const UEvent* x) { return x->inD > 0; })) {
-        ++altFailures_;
-        ++altQuickFailures_;
-        tComb_ += PhaseClock::now() - t0;
-        return std::nullopt;
-    }
     std::vector<std::vector<UEvent*>> spikes(k);
     // optimal: an event of D already in conflict with C needs nothing of J (C itself holds its conflict), so it
     // gets no spike (its spike would offer the event of C it conflicts with; any J satisfies it).
