@@ -374,10 +374,14 @@ void QporExplorer::earlierPlacements(UEvent* e) {
     // For each resource the action touches, the positions it can take in that resource's tree (or, for a read,
     // the writes it can read); an action touching several resources (an atomic section) takes every combination.
     // A placement names the events its history must include; everything else follows from that history.
-    struct Option {
-        std::vector<UEvent*> anchors;
-        int choice = -1;
-        bool original = false;
+    // Options are kept flat in the explorer's buffers (this runs for every executed event): option i of access
+    // j is placeOpts_[placeRanges_[j] + i]; its anchors are placeAnchors_[first, first + count).
+    placeOpts_.clear();
+    placeAnchors_.clear();
+    placeRanges_.clear();
+    auto option = [&](std::span<UEvent* const> anchors, int choice) {
+        placeOpts_.push_back({uint32_t(placeAnchors_.size()), uint32_t(anchors.size()), choice});
+        placeAnchors_.insert(placeAnchors_.end(), anchors.begin(), anchors.end());
     };
     auto forced = [&](UEvent* child) {
         if (es_.leq(child, e->pt)) return true;
@@ -385,26 +389,21 @@ void QporExplorer::earlierPlacements(UEvent* e) {
             if (es_.leq(child, e->causes[i])) return true;
         return false;
     };
-    std::vector<std::vector<Option>> perAccess;
     for (const Access& a : e->accesses) {
         const Resource res = a.res;
-        std::vector<Option> opts;
-        opts.push_back({{a.parent}, -1, true});
+        placeRanges_.push_back(uint32_t(placeOpts_.size()));
+        option(std::span(&a.parent, 1), -1); // the original placement, first
         if (a.mode == Mode::Read) {
             // A read placed before writes of its word: it reads each earlier write of the chain.
             for (UEvent* child = a.parent; child && !forced(child);) {
                 UEvent* earlier = ownerOf(child->access(res)->node.parent);
-                opts.push_back({{earlier}, -1, false});
+                option(std::span(&earlier, 1), -1);
                 child = earlier;
             }
-            perAccess.push_back(std::move(opts));
             continue;
         }
         // cond_wait's mutex access is its release of a mutex it holds: its place is fixed.
-        if (e->label.kind == EventKind::CondWait && res.kind() == ResKind::Mutex) {
-            perAccess.push_back(std::move(opts));
-            continue;
-        }
+        if (e->label.kind == EventKind::CondWait && res.kind() == ResKind::Mutex) continue;
         bool isWrite = a.mode == Mode::Write;
         bool acquires = res.kind() == ResKind::Mutex && e->label.kind == EventKind::Lock;
         auto place = [&](UEvent* after, bool same) {
@@ -412,24 +411,28 @@ void QporExplorer::earlierPlacements(UEvent* e) {
             if (e->label.kind == EventKind::CondSignal && !same) {
                 // Which waiter a signal wakes is its outcome: one event per waiter present at that point.
                 uint32_t n = std::max<uint32_t>(1, waitersAt(res, after));
-                for (uint32_t c = 0; c < n; ++c) opts.push_back({{after}, int(c), false});
+                for (uint32_t c = 0; c < n; ++c) option(std::span(&after, 1), int(c));
                 return;
             }
             if (!isWrite) {
-                if (!same) opts.push_back({{after}, -1, false});
+                if (!same) option(std::span(&after, 1), -1);
                 return;
             }
             // A write also chooses which of the readers of the write before it precede it (a prefix of each
             // thread's reads); at its own position, every strict subset of its current readers.
             auto readers = readersOf(F_, res, after, e->thread);
+            if (readers.empty()) {
+                if (!same) option(std::span(&after, 1), -1);
+                return;
+            }
             forEachReaderPrefix(readers, 64, [&](const std::vector<UEvent*>& chosen, const std::vector<size_t>& len) {
                 bool all = true;
                 size_t i = 0;
                 for (auto& [t, v] : readers) all &= len[i++] == v.size();
                 if (same && all) return true; // that is e itself
-                Option o{{after}, -1, false};
-                o.anchors.insert(o.anchors.end(), chosen.begin(), chosen.end());
-                opts.push_back(std::move(o));
+                placeOpts_.push_back({uint32_t(placeAnchors_.size()), uint32_t(1 + chosen.size()), -1});
+                placeAnchors_.push_back(after);
+                placeAnchors_.insert(placeAnchors_.end(), chosen.begin(), chosen.end());
                 return true;
             });
         };
@@ -439,20 +442,23 @@ void QporExplorer::earlierPlacements(UEvent* e) {
             place(earlier, false);
             child = earlier;
         }
-        perAccess.push_back(std::move(opts));
     }
+    placeRanges_.push_back(uint32_t(placeOpts_.size()));
     // Every combination but the original one (capped: an action rarely touches more than two resources).
-    std::vector<size_t> idx(perAccess.size(), 0);
+    size_t accesses = placeRanges_.size() - 1;
+    std::vector<uint32_t>& idx = placeIdx_;
+    idx.assign(accesses, 0);
+    std::vector<UEvent*>& anchors = placeCombo_;
     for (size_t n = 0; n < 4096; ++n) {
         size_t k = 0;
-        while (k < idx.size() && ++idx[k] == perAccess[k].size()) idx[k++] = 0;
-        if (k == idx.size()) break;
-        std::vector<UEvent*> anchors;
+        while (k < accesses && ++idx[k] == placeRanges_[k + 1] - placeRanges_[k]) idx[k++] = 0;
+        if (k == accesses) break;
+        anchors.clear();
         int choice = -1;
-        for (size_t i = 0; i < idx.size(); ++i) {
-            const Option& o = perAccess[i][idx[i]];
-            for (UEvent* x : o.anchors)
-                if (x) anchors.push_back(x);
+        for (size_t i = 0; i < accesses; ++i) {
+            const PlacementOption& o = placeOpts_[placeRanges_[i] + idx[i]];
+            for (uint32_t j = 0; j < o.count; ++j)
+                if (UEvent* x = placeAnchors_[o.first + j]) anchors.push_back(x);
             if (o.choice >= 0) choice = o.choice;
         }
         makeEvent(*e, anchors, {}, choice);

@@ -148,6 +148,13 @@ private:
     std::unique_ptr<exec::Executor> scratch_;          // sectionPlacements' executor
     void addConflictingExtensions(UEvent* e);
     void earlierPlacements(UEvent* e);
+    struct PlacementOption {
+        uint32_t first, count; // anchors: placeAnchors_[first, first + count)
+        int choice;            // the outcome (the waiter a signal wakes), or -1
+    };
+    std::vector<PlacementOption> placeOpts_;
+    std::vector<UEvent*> placeAnchors_, placeCombo_;
+    std::vector<uint32_t> placeRanges_, placeIdx_; // earlierPlacements' buffers
     void blockedPlacements(ThreadId t);
     void readsFromNewWrite(UEvent* w);
     void makeEvent(const UEvent& like, std::span<UEvent* const> anchors, std::span<UEvent* const> readers,
