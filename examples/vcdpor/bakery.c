@@ -18,14 +18,15 @@
  * ticket, both take ticket 1, and thread 1 — whose tie-break should make it wait — may already have passed
  * its check. Expected verdict: error (assertion, data races on in_cs).
  *
- * Mazurkiewicz traces (dfs traces = qpor --alt=optimal executions, measured): ITERS=1: 9; ITERS=2: 213;
- * -DBUG, ITERS=1: 21.
+ * Mazurkiewicz traces (dfs traces = qpor --alt=optimal executions, measured): ITERS=1: 9; ITERS=2: 213,
+ * ITERS=3: 5,289 (qpor only: dfs at ITERS=2 had found 50 traces after 7.6 M executions / 600 s); -DBUG,
+ * ITERS=1: 21.
  *
  * expect: => verdict=safe errors=none executions=16757 traces=9 blocked=4439 final_states=1
  * expect: --algo=qpor => verdict=safe errors=none executions=9 blocked=13 ssb=0
  * expect: --algo=qpor -DITERS=2 => verdict=safe errors=none executions=213 blocked=351 ssb=0
- * expect: -DBUG => verdict=error errors=assertion@60,data_race@58,data_race@59,data_race@61 executions=1505 traces=21 blocked=235
- * expect: --algo=qpor -DBUG => verdict=error errors=assertion@60,data_race@58,data_race@59,data_race@61 executions=21 blocked=6 ssb=0
+ * expect: -DBUG => verdict=error errors=assertion@61,data_race@59,data_race@60,data_race@62 executions=1505 traces=21 blocked=235
+ * expect: --algo=qpor -DBUG => verdict=error errors=assertion@61,data_race@59,data_race@60,data_race@62 executions=21 blocked=6 ssb=0
  */
 #include <assert.h>
 #include <pthread.h>

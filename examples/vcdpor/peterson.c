@@ -16,14 +16,15 @@
  * -DBUG writes turn before flag (the classic broken order): both threads can enter; expected verdict: error
  * (assertion at the check, data races on in_cs).
  *
- * Mazurkiewicz traces (dfs traces = qpor --alt=optimal executions, measured): ITERS=1: 4 (as in
- * ../peterson.c, derived there); ITERS=2: 48; ITERS=3: 588 (qpor). -DBUG, ITERS=1: 30.
+ * Mazurkiewicz traces (dfs traces = qpor --alt=optimal executions where both were run): ITERS=1: 4 (as in
+ * ../peterson.c, derived there); ITERS=2: 48 (dfs: 245,774 executions); ITERS=3: 588, ITERS=4: 7,360 (qpor; the
+ * count of the anchor peterson ITERS=4 under GenMC). -DBUG, ITERS=1: 30.
  *
  * expect: => verdict=safe errors=none executions=613 traces=4 blocked=952 final_states=2
  * expect: --algo=qpor => verdict=safe errors=none executions=4 blocked=6 ssb=0
  * expect: --algo=qpor -DITERS=2 => verdict=safe errors=none executions=48 blocked=88 ssb=0
- * expect: -DBUG => verdict=error errors=assertion@54,data_race@52,data_race@53,data_race@55 executions=2076 traces=30 blocked=978
- * expect: --algo=qpor -DBUG => verdict=error errors=assertion@54,data_race@52,data_race@53,data_race@55 executions=30 blocked=4 ssb=0
+ * expect: -DBUG => verdict=error errors=assertion@55,data_race@53,data_race@54,data_race@56 executions=2076 traces=30 blocked=978
+ * expect: --algo=qpor -DBUG => verdict=error errors=assertion@55,data_race@53,data_race@54,data_race@56 executions=30 blocked=4 ssb=0
  */
 #include <assert.h>
 #include <pthread.h>
