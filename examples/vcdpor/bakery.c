@@ -10,8 +10,8 @@
  * (max(number[0], number[1]) is 1 + number[other]: a thread's own number is 0 when it takes a ticket.) Ticket
  * values grow with ITERS but stay bounded by 2·ITERS. The waits only read (spin-assume: blocked executions).
  * Each thread enters ITERS times (-DITERS, the paper's scaling parameter; default 1). choosing[] and number[] are
- * C11 seq_cst atomics; the critical section reads a plain int `in_cs` (c = in_cs + 1), writes c, checks c == 1 and writes c - 1 (an overlap fails the
- * assertion and races).
+ * C11 seq_cst atomics; the critical section reads a plain int `in_cs` (c = in_cs + 1), writes c, checks c == 1
+ * and writes c - 1 (an overlap fails the assertion and races).
  * Value-centric angle: choosing[i] alternates 1/0 and number[i] = 0 is written at every exit.
  *
  * -DBUG drops the `choosing` doorway: both threads can read number[other] == 0 before either publishes its

@@ -18,8 +18,8 @@
  * C11 seq_cst atomics (race-free). Expected: safe. N is the paper's scaling parameter (default 2).
  *
  * Mazurkiewicz traces (dfs traces = qpor --alt=optimal executions where both were run): W=2, N=2: 224 both
- * ways (dfs: 24,626 executions); N=3: bottom-up 5,348, top-down 1,988 (dfs had found all 1,988 when stopped after 17.9 M executions / 240 s);
- * N=4 top-down: 17,444 (qpor).
+ * ways (dfs: 24,626 executions); N=3: bottom-up 5,348, top-down 1,988 (dfs had found all 1,988 when stopped
+ * after 17.9 M executions / 240 s); N=4 top-down: 17,444 (qpor).
  *
  * expect: => verdict=safe errors=none executions=24626 traces=224 blocked=0
  * expect: -DTD => verdict=safe errors=none executions=24626 traces=224 blocked=0

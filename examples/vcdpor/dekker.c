@@ -23,7 +23,7 @@
  * Value-centric angle: flag[me] = 1 is rewritten after every back-off and at every entry. Expected: safe.
  *
  * Mazurkiewicz traces (dfs traces = qpor --alt=optimal executions, measured): ITERS=1: 8; ITERS=2: 230,
- * ITERS=3: 6,993 (qpor only: dfs at ITERS=2 had found 31 traces after 440,000 executions / 30 s).
+ * ITERS=3: 6,993 (qpor only: dfs at ITERS=2 had found 92 traces after 10.8 M executions / 240 s).
  *
  * expect: => verdict=safe errors=none executions=7564 traces=8 blocked=751 final_states=2
  * expect: --algo=qpor => verdict=safe errors=none executions=8 blocked=10 ssb=0

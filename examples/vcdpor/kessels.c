@@ -12,8 +12,8 @@
  * (thread 0 copies r[1] and waits while the bits are equal; thread 1 writes the complement of r[0] and waits
  * while they differ: whoever wrote its bit last waits.) The wait only reads (spin-assume: blocked executions).
  * Each thread enters ITERS times (-DITERS, the paper's scaling parameter; default 1). q[] and r[] are C11
- * seq_cst atomics; the critical section reads a plain int `in_cs` (c = in_cs + 1), writes c, checks c == 1 and writes c - 1 (an overlap fails the
- * assertion and races).
+ * seq_cst atomics; the critical section reads a plain int `in_cs` (c = in_cs + 1), writes c, checks c == 1 and
+ * writes c - 1 (an overlap fails the assertion and races).
  * Value-centric angle: r[i] often gets the value it already has, q[i] = 1 is rewritten every round.
  * Expected: safe.
  *

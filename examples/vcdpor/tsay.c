@@ -10,8 +10,8 @@
  * A Peterson variant in which the thread that wrote `last` last waits, and the exit writes `last = i` again to
  * release a waiting partner. The wait only reads (spin-assume: blocked executions). Each thread enters ITERS
  * times (-DITERS, the paper's scaling parameter; default 1). intent[] and last are C11 seq_cst atomics; the
- * critical section reads a plain int `in_cs` (c = in_cs + 1), writes c, checks c == 1 and writes c - 1 (an overlap fails the
- * assertion and races).
+ * critical section reads a plain int `in_cs` (c = in_cs + 1), writes c, checks c == 1 and writes c - 1 (an
+ * overlap fails the assertion and races).
  * Value-centric angle: `last = i` at the exit and again at the next entry write the same value.
  * Expected: safe.
  *
