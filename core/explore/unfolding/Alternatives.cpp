@@ -66,8 +66,8 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
             continue;
         }
         ++stamp_;
-        es_.forEachImmediateConflict(selected[i], [&](UEvent* x) {
-            if (!x->inU || x->stamp == stamp_) return;
+        auto seen = [&](const UEvent* x) { return !x->inU || x->stamp == stamp_; };
+        es_.forEachImmediateConflict(selected[i], seen, [&](UEvent* x) {
             x->stamp = stamp_;
             if (excluded(x)) return;
             spikes[i].push_back(x);

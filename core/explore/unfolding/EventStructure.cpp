@@ -98,10 +98,8 @@ const TreeNode* nodeIn(const UEvent* e, const Resource& r) {
 }
 } // namespace
 
-bool EventStructure::leq(const UEvent* a, const UEvent* b) const {
-    if (a == b) return true;
-    if (!a) return true;
-    if (!b) return false;
+// a ≤ b for a created before b: a is in [b] iff it is an ancestor of b's maximal event of a's thread (Def. 7).
+bool EventStructure::leqByTree(const UEvent* a, const UEvent* b) const {
     const UEvent* m = b->summary.threadMax(a->thread);
     return m && isAncestorOrSelf(&a->tnode, &m->tnode, step_);
 }

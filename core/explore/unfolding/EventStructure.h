@@ -67,8 +67,13 @@ public:
     explicit EventStructure(unsigned skipStep) : step_(skipStep) {}
 
     unsigned step() const { return step_; }
-    // a ≤ b (causality, reflexive).
-    bool leq(const UEvent* a, const UEvent* b) const;
+    // a ≤ b (causality, reflexive). Inline for its O(1) answers: an event is created after every event of its
+    // history (ids are creation order), so a later one cannot precede — most queries of the comb end there.
+    bool leq(const UEvent* a, const UEvent* b) const {
+        if (a == b || !a) return true;
+        if (!b || a->id > b->id) return false;
+        return leqByTree(a, b);
+    }
     // a # b.
     bool conflict(const UEvent* a, const UEvent* b) const;
     // [e] ∪ C is not a configuration.
@@ -103,12 +108,14 @@ public:
         return it == threadRoots_.end() ? none : it->second;
     }
     // The causal summary of the union of the local configurations of `events` (a configuration), into tmax/entries.
+    bool leqByTree(const UEvent* a, const UEvent* b) const;
     void mergeSummariesInto(const std::vector<UEvent*>& events, std::vector<UEvent*>& tmax,
                             std::vector<SummaryEntry>& entries) const;
     // The events in immediate conflict with e (Sec. 5: siblings in a thread or resource tree, and reads/writes
     // of a word that read the value e overwrites or that e's write overwrites). Every event in conflict with e
     // has one of these in its history.
-    template <class F> void forEachImmediateConflict(const UEvent* e, F f) const;
+    // `skip(x)` is asked first, before any causality query (the caller's "already seen / not in U").
+    template <class Skip, class F> void forEachImmediateConflict(const UEvent* e, Skip skip, F f) const;
     // Frees every event outside the histories of `roots` and of U (mark and sweep).
     void collect(const std::vector<UEvent*>& roots);
 
@@ -135,19 +142,20 @@ private:
     bool memoryConflict(const UEvent* a, const Summary& bSummary, const UEvent* bEvent) const;
 };
 
-template <class F> void EventStructure::forEachImmediateConflict(const UEvent* e, F f) const {
+template <class Skip, class F>
+void EventStructure::forEachImmediateConflict(const UEvent* e, Skip skip, F f) const {
     // Siblings in a thread or resource tree always conflict with e; a read and a write of the same word that
     // share the write they follow conflict unless the read is in the write's history.
     auto siblings = [&](const std::vector<UEvent*>& v) {
         for (UEvent* x : v)
-            if (x != e) f(x);
+            if (x != e && !skip(x)) f(x);
     };
     // Thread siblings only for another outcome of the same action (a nondet value, the waiter a signal wakes):
     // a sibling with the same outcome differs from e in a resource parent, and then an event of its history is
     // a sibling of e in that resource's tree (DESIGN.md) — and the thread-root lists are long.
     auto otherOutcomes = [&](const std::vector<UEvent*>& v) {
         for (UEvent* x : v)
-            if (x != e && x->choice != e->choice) f(x);
+            if (x != e && x->choice != e->choice && !skip(x)) f(x);
     };
     bool outcomes = e->label.kind == model::EventKind::Nondet || e->label.kind == model::EventKind::CondSignal ||
                     e->sectionRuns;
@@ -163,7 +171,7 @@ template <class F> void EventStructure::forEachImmediateConflict(const UEvent* e
             // Writes that overwrite the value e read, unless e precedes them.
             if (children)
                 for (UEvent* w : *children)
-                    if (w != e && !leq(e, w)) f(w);
+                    if (w != e && !skip(w) && !leq(e, w)) f(w);
             continue;
         }
         if (children) siblings(*children);
@@ -174,7 +182,7 @@ template <class F> void EventStructure::forEachImmediateConflict(const UEvent* e
                 if (auto it = initReaders_.find(a.res); it != initReaders_.end()) readers = &it->second;
             if (readers)
                 for (UEvent* r : *readers)
-                    if (r != e && !leq(r, e)) f(r);
+                    if (r != e && !skip(r) && !leq(r, e)) f(r);
         }
     }
 }
