@@ -8,6 +8,7 @@
 #include "core/explore/TraceBuilder.h"
 #include "core/explore/dfs/Dfs.h"
 #include "core/explore/unfolding/Qpor.h"
+#include "core/explore/vhb/Vhb.h"
 
 namespace skein::explore {
 
@@ -17,6 +18,8 @@ const std::vector<ExplorerInfo>& explorers() {
          &dfs::explore},
         {"qpor", "Quasi-Optimal POR over the unfolding (--alt=sdpor|kN|optimal); counts sleep-set blocked runs",
          &unfolding::explore},
+        {"vhb", "value-centric DPOR (VC-DPOR): one run per class of executions whose threads observe the same values",
+         &vhb::explore},
     };
     return list;
 }

@@ -30,6 +30,9 @@ struct ExploreOptions {
     // qpor: U is pruned to Q_{C,D} once it has grown past this many events (then past twice its size after the
     // last pruning). 0 prunes at every return of Explore: the tests use it to check that pruning loses nothing.
     size_t qporPruneThreshold = 4096;
+    // vhb: enumerate the distinct final memories of each class (the final-state monitor, core/explore/vhb/DESIGN.md).
+    // Off: one final state per class (faster; the final-state count is then a lower bound).
+    bool vhbFinalStates = true;
     // Polled between executions: true = stop now (the result is bounded). check()/exploreProgram() also hand it
     // to the interpreter (exec.cancelled), which polls it every 64K instructions inside an execution.
     std::function<bool()> cancelled;

@@ -1,0 +1,506 @@
+// The vhb explorer (VC-DPOR, Alg. 5–7) over the executor. A node of the exploration is an annotated partial
+// order: the events each thread has executed and the value each of its reads observes. Its witness schedule
+// (Realize, Lemma 4.1) is replayed in the executor, extended by every write-like event that is enabled
+// (WExtend, Alg. 5 line 2), and each thread's next read-like event is tried with every value it may observe
+// (ExtendRoot/ExtendLeaf, Alg. 6–7): each feasible extension (Closure, Alg. 1, then Realize) is a child.
+#include "core/explore/vhb/Vhb.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/explore/RaceDetector.h"
+#include "core/explore/vhb/Apo.h"
+
+namespace skein::explore::vhb {
+
+using exec::ExecStatus;
+using model::Event;
+using model::EventKind;
+using model::ThreadId;
+
+namespace {
+
+// SKEIN_VHB_TRACE=1 prints the nodes and extensions (a debugging aid, not an interface).
+const bool kTrace = std::getenv("SKEIN_VHB_TRACE") != nullptr;
+
+uint64_t mask(uint64_t v, uint32_t size) { return size >= 8 ? v : v & ((uint64_t(1) << (8 * size)) - 1); }
+
+uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull; }
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// A node's events with the decisions that replay them (the choice of each event, per thread).
+struct Node {
+    Apo apo;
+    std::vector<std::vector<uint32_t>> choices;
+};
+
+class VhbExplorer {
+public:
+    VhbExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs)
+        : opts_(o), obs_(obs), clock_(o), errors_(o, obs), ex_(p, o.exec) {}
+    report::CheckResult run();
+
+private:
+    const ExploreOptions& opts_;
+    Observer* obs_;
+    report::CheckResult result_;
+    RunClock clock_;
+    ErrorCollector errors_;
+    exec::Executor ex_;
+    RaceDetector races_;
+    // Locations: dense keys for memory words (by address, one access size each) and mutexes.
+    std::map<std::pair<uint8_t, uint64_t>, uint32_t> keys_;
+    std::map<uint64_t, uint32_t> keyOfWord_; // aligned word → key: mixed-size accesses are detected here
+    std::vector<uint32_t> keySize_;
+    std::vector<std::optional<uint64_t>> init_;
+    std::set<uint32_t> writtenThisRun_;
+    std::unordered_set<uint64_t> visited_, finals_;
+    std::unordered_map<uint64_t, bool> attempted_; // extension → realisable (decided once)
+    std::vector<std::vector<report::Decision>> work_;
+    std::vector<report::Decision> schedule_;
+    std::optional<std::string> limit_;
+    std::map<std::string, bool> boundsSeen_;
+    bool stop_ = false, sampled_ = false, firstOutput_ = true;
+    // Counters (Stats::extra).
+    uint64_t classes_ = 0, nonMaximal_ = 0, closureCalls_ = 0, realizeCalls_ = 0, infeasible_ = 0,
+             searchStates_ = 0, revisits_ = 0, orderings_ = 0, monitorStates_ = 0;
+    double closureMs_ = 0, realizeMs_ = 0, monitorMs_ = 0;
+
+    void setLimit(std::string why) {
+        if (!limit_) limit_ = std::move(why);
+    }
+    uint32_t key(uint8_t kind, uint64_t addr, uint32_t size);
+    void learnInit(ThreadId t, bool stepping = true);
+    bool replay(const std::vector<report::Decision>& schedule);
+    void writeExtend();
+    std::optional<SymEvent> symbolic(const Event& e);
+    Node build();
+    static uint64_t hashOf(const Node& n);
+    std::vector<std::pair<SymEvent, uint32_t>> candidates(const Node& n, ThreadId t);
+    void visit(const std::vector<report::Decision>& schedule);
+    std::optional<std::vector<report::Decision>> realizeChild(const Node& child);
+    std::vector<report::Decision> toSchedule(const Node& n, const Linearisation& lin) const;
+    void monitorFinalStates(const Node& n);
+    void finishStats();
+};
+
+uint32_t VhbExplorer::key(uint8_t kind, uint64_t addr, uint32_t size) {
+    auto [it, fresh] = keys_.try_emplace({kind, addr}, uint32_t(keySize_.size()));
+    if (fresh) {
+        keySize_.push_back(size);
+        init_.push_back(kind == 1 ? std::optional<uint64_t>(0) : std::nullopt); // a mutex starts unlocked
+    }
+    uint32_t k = it->second;
+    if (kind == 0) {
+        if (keySize_[k] != size) setLimit("mixed-size accesses to one location");
+        for (uint64_t w = addr & ~uint64_t(model::kWordSize - 1); w < addr + size; w += model::kWordSize) {
+            auto [wit, wfresh] = keyOfWord_.try_emplace(w, k);
+            if (!wfresh && wit->second != k) setLimit("overlapping accesses of different sizes or addresses");
+        }
+    }
+    return k;
+}
+
+// The initial value of a location is what it holds before its first write of an execution (the paper's
+// initial event, Sec. 2): learnt from the executor on the way.
+void VhbExplorer::learnInit(ThreadId t, bool stepping) {
+    if (ex_.inAtomicSection(t)) setLimit("SV-COMP atomic sections");
+    const Event& p = ex_.thread(t).pending;
+    if (!p.isMemory() || p.kind == EventKind::Copy || p.kind == EventKind::Free || p.size2) return;
+    if (p.size == 0 || p.size > 8) return;
+    uint32_t k = key(0, p.addr, p.size);
+    if (!init_[k] && !writtenThisRun_.count(k))
+        if (auto v = ex_.peek(p.addr, p.size)) init_[k] = mask(*v, p.size);
+    if (stepping && p.writes()) writtenThisRun_.insert(k);
+}
+
+bool VhbExplorer::replay(const std::vector<report::Decision>& schedule) {
+    ex_.reset();
+    writtenThisRun_.clear();
+    for (const report::Decision& d : schedule) {
+        if (d.thread >= ex_.numThreads() || !ex_.enabled(d.thread)) return false;
+        learnInit(d.thread);
+        ex_.step(d.thread, d.choice);
+    }
+    schedule_ = schedule;
+    return true;
+}
+
+// WExtend (Alg. 5 line 2): run every thread through its write-like events (writes, unlocks, creates, ...) up to
+// its next read-like one. They observe nothing, so appending them keeps the node realisable.
+void VhbExplorer::writeExtend() {
+    for (bool progress = true; progress && ex_.status() == ExecStatus::Running && !limit_;) {
+        progress = false;
+        for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
+            if (!ex_.enabled(t)) continue;
+            const exec::ThreadView& v = ex_.thread(t);
+            switch (v.pending.kind) {
+            case EventKind::Write:
+            case EventKind::Unlock:
+            case EventKind::ThreadCreate:
+            case EventKind::Fence:
+            case EventKind::ProgramExit: break;
+            case EventKind::Nondet:
+                if (v.choices == 1) break;
+                continue;
+            default: continue;
+            }
+            learnInit(t);
+            ex_.step(t, 0);
+            schedule_.push_back({t, 0});
+            progress = true;
+        }
+    }
+}
+
+std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
+    SymEvent s;
+    auto memory = [&]() -> bool {
+        if (e.size == 0 || e.size > 8) {
+            setLimit("accesses wider than 8 bytes");
+            return false;
+        }
+        s.key = key(0, e.addr, e.size);
+        return true;
+    };
+    switch (e.kind) {
+    case EventKind::Read:
+        if (e.size2) {
+            setLimit("string comparisons (two-range reads)");
+            return std::nullopt;
+        }
+        if (!memory()) return std::nullopt;
+        s.op = Op::Read;
+        s.rval = mask(e.value, e.size);
+        return s;
+    case EventKind::Write:
+        if (!memory()) return std::nullopt;
+        s.op = Op::Write;
+        s.wval = mask(e.value, e.size);
+        return s;
+    case EventKind::Rmw:
+        if (!memory()) return std::nullopt;
+        s.op = Op::Rmw;
+        s.rval = mask(e.value, e.size);
+        s.wval = mask(e.value2, e.size);
+        s.rmwWrites = e.rmwWrote;
+        return s;
+    // A mutex is a location: lock = read 0 and write 1 with nothing in between, unlock = write 0 (DESIGN.md).
+    case EventKind::Lock:
+        s = {Op::Rmw, key(1, e.addr, 0), 0, 1};
+        return s;
+    case EventKind::TryLock:
+        if (e.value == 1) s = {Op::Rmw, key(1, e.addr, 0), 0, 1};
+        else s = {Op::Read, key(1, e.addr, 0), 1, 0};
+        return s;
+    case EventKind::Unlock:
+        s = {Op::Write, key(1, e.addr, 0), 0, 0};
+        return s;
+    case EventKind::ThreadCreate:
+        s.op = Op::Create;
+        s.other = uint32_t(e.value);
+        return s;
+    case EventKind::ThreadJoin:
+        s.op = Op::Join;
+        s.other = uint32_t(e.value);
+        return s;
+    case EventKind::Nondet:
+    case EventKind::Fence:
+    case EventKind::ProgramExit: return s;
+    case EventKind::CondWait:
+    case EventKind::CondSignal:
+    case EventKind::CondBroadcast: setLimit("condition variables"); return std::nullopt;
+    case EventKind::Free: setLimit("free()"); return std::nullopt;
+    case EventKind::Copy: setLimit("memcpy-like copies"); return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+Node VhbExplorer::build() {
+    Node n;
+    size_t nt = ex_.numThreads();
+    n.apo.threads.resize(nt);
+    n.choices.resize(nt);
+    for (const report::Decision& d : schedule_) n.choices[d.thread].push_back(d.choice);
+    for (const Event& e : ex_.trace()) {
+        auto s = symbolic(e);
+        n.apo.threads[e.tid].push_back(s.value_or(SymEvent{}));
+    }
+    n.apo.finished.resize(nt);
+    n.apo.openSection.assign(nt, false);
+    for (ThreadId t = 0; t < nt; ++t) n.apo.finished[t] = ex_.thread(t).state == exec::ThreadState::Finished;
+    n.apo.init.resize(init_.size());
+    for (size_t k = 0; k < init_.size(); ++k) n.apo.init[k] = init_[k].value_or(0);
+    return n;
+}
+
+uint64_t VhbExplorer::hashOf(const Node& n) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t t = 0; t < n.apo.threads.size(); ++t) {
+        h = mix(h, 0xfeed0000 + t);
+        for (size_t i = 0; i < n.apo.threads[t].size(); ++i) {
+            const SymEvent& e = n.apo.threads[t][i];
+            h = mix(mix(mix(mix(mix(h, uint64_t(e.op)), e.key), e.rval), e.wval), e.other);
+            h = mix(h, i < n.choices[t].size() ? n.choices[t][i] : 0);
+        }
+    }
+    return h;
+}
+
+// ExtendRoot/ExtendLeaf (Alg. 6–7) for thread t: its next event with each value it may observe — the values
+// of the writes to its location in the node, and the initial value (the candidate writes M_t(r), grouped by
+// value: the paper's good-writes of the extension).
+std::vector<std::pair<SymEvent, uint32_t>> VhbExplorer::candidates(const Node& n, ThreadId t) {
+    std::vector<std::pair<SymEvent, uint32_t>> out;
+    const exec::ThreadView& v = ex_.thread(t);
+    if (v.state == exec::ThreadState::Finished || v.state == exec::ThreadState::Stopped) return out;
+    const Event& p = v.pending;
+    if (kTrace)
+        std::fprintf(stderr, "  thread %u state %d pending %s\n", t, int(v.state),
+                     std::string(model::eventKindName(p.kind)).c_str());
+    if (p.kind == EventKind::Nondet) {
+        for (uint32_t c = 0; c < v.choices; ++c) out.push_back({SymEvent{}, c});
+        return out;
+    }
+    learnInit(t, /*stepping=*/false);
+    auto base = symbolic(p);
+    if (!base || limit_) return out;
+    if (p.kind == EventKind::TryLock) {
+        out.push_back({{Op::Rmw, base->key, 0, 1}, 0});
+        out.push_back({{Op::Read, base->key, 1, 0}, 0});
+        return out;
+    }
+    if (p.kind != EventKind::Read && p.kind != EventKind::Rmw) {
+        out.push_back({*base, 0});
+        return out;
+    }
+    std::set<uint64_t> values;
+    if (init_[base->key]) values.insert(*init_[base->key]);
+    for (const auto& th : n.apo.threads)
+        for (const SymEvent& e : th)
+            if (e.writes() && e.key == base->key) values.insert(e.wval);
+    for (uint64_t val : values) {
+        SymEvent s = *base;
+        s.rval = val;
+        if (p.kind == EventKind::Rmw) {
+            // What it writes depends on what it reads: ask the executor (on a copy).
+            auto e = ex_.probe(t, val);
+            if (!e) continue;
+            s.wval = mask(e->value2, p.size);
+            s.rmwWrites = e->rmwWrote;
+        }
+        out.push_back({s, 0});
+    }
+    return out;
+}
+
+std::vector<report::Decision> VhbExplorer::toSchedule(const Node& n, const Linearisation& lin) const {
+    std::vector<report::Decision> out;
+    std::vector<size_t> next(n.apo.threads.size(), 0);
+    for (uint32_t t : lin) {
+        size_t i = next[t]++;
+        out.push_back({t, i < n.choices[t].size() ? n.choices[t][i] : 0});
+    }
+    return out;
+}
+
+std::optional<std::vector<report::Decision>> VhbExplorer::realizeChild(const Node& child) {
+    auto t0 = Clock::now();
+    ++closureCalls_;
+    auto q = closure(child.apo);
+    closureMs_ += msSince(t0);
+    if (!q) return std::nullopt;
+    orderings_ += q->inserted;
+    t0 = Clock::now();
+    ++realizeCalls_;
+    q->computeRequired();
+    SearchLimits limits;
+    auto lin = realize(child.apo, *q, &limits);
+    searchStates_ += limits.states;
+    realizeMs_ += msSince(t0);
+    if (!lin) return std::nullopt;
+    return toSchedule(child, *lin);
+}
+
+// The final-state monitor: the node fixes what every thread observes, not the order of the last writes to each
+// location; the distinct final memories are the complete linearisations' (DESIGN.md "Final states").
+void VhbExplorer::monitorFinalStates(const Node& n) {
+    auto t0 = Clock::now();
+    auto q = closure(n.apo);
+    if (!q) return;
+    q->computeRequired();
+    std::map<uint64_t, Linearisation> memories;
+    SearchLimits limits;
+    limits.maxStates = 2'000'000;
+    search(
+        n.apo, &*q,
+        [&](const SearchState& s) {
+            for (uint32_t t = 0; t < n.apo.threads.size(); ++t)
+                if (s.pos[t] != n.apo.threads[t].size()) return false;
+            uint64_t h = 1469598103934665603ull;
+            for (uint64_t m : s.mem) h = mix(h, m);
+            memories.try_emplace(h, s.path);
+            return false;
+        },
+        &limits);
+    monitorStates_ += limits.states;
+    if (limits.exhausted) boundsSeen_["vhb: the final-state monitor gave up on a class with over 2M states"] = true;
+    if (memories.size() <= 1) {
+        finals_.insert(ex_.finalStateHash());
+    } else {
+        for (auto& [_, lin] : memories)
+            if (replay(toSchedule(n, lin))) finals_.insert(ex_.finalStateHash());
+    }
+    monitorMs_ += msSince(t0);
+}
+
+void VhbExplorer::visit(const std::vector<report::Decision>& schedule) {
+    report::Stats& st = result_.stats;
+    if (!replay(schedule)) {
+        setLimit("internal: a realisation did not replay in the executor");
+        return;
+    }
+    writeExtend();
+    if (limit_) return;
+    Node node = build();
+    if (limit_) return;
+    if (!visited_.insert(hashOf(node)).second) {
+        ++revisits_;
+        return;
+    }
+    if (kTrace) {
+        std::fprintf(stderr, "node:");
+        for (const Event& e : ex_.trace())
+            std::fprintf(stderr, " t%u:%s@%llx=%llu", e.tid, std::string(model::eventKindName(e.kind)).c_str(),
+                         (unsigned long long)(e.addr & 0xffff), (unsigned long long)e.value);
+        std::fprintf(stderr, "\n");
+    }
+    st.events += ex_.trace().size();
+    st.instructions += ex_.instructions();
+    if (ex_.sampledNondet()) sampled_ = true;
+    if (firstOutput_ && ex_.status() == ExecStatus::Finished) {
+        result_.output = ex_.output();
+        firstOutput_ = false;
+    }
+    if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, ex_, schedule_)) stop_ = true;
+    const ExecStatus status = ex_.status();
+    const std::vector<report::Decision> witness = schedule_;
+
+    size_t children = 0;
+    for (ThreadId t = 0; t < ex_.numThreads() && !limit_; ++t)
+        for (auto& [ev, choice] : candidates(node, t)) {
+            Node child = node;
+            // Keys (and initial values) the candidates met for the first time.
+            child.apo.init.resize(init_.size());
+            for (size_t k = node.apo.init.size(); k < init_.size(); ++k) child.apo.init[k] = init_[k].value_or(0);
+            child.apo.threads[t].push_back(ev);
+            child.apo.finished[t] = false;
+            child.choices[t].resize(node.apo.threads[t].size());
+            child.choices[t].push_back(choice);
+            auto [it, fresh] = attempted_.try_emplace(hashOf(child), false);
+            if (!fresh) {
+                children += it->second; // decided before: explored from there when realisable
+                continue;
+            }
+            if (kTrace)
+                std::fprintf(stderr, "  extend t%u op%d key%u rval%llu wval%llu choice%u\n", t, int(ev.op), ev.key,
+                             (unsigned long long)ev.rval, (unsigned long long)ev.wval, choice);
+            if (auto s = realizeChild(child)) {
+                work_.push_back(std::move(*s));
+                it->second = true;
+                ++children;
+            } else {
+                ++infeasible_;
+            }
+        }
+    if (limit_) return;
+    if (children) {
+        ++nonMaximal_;
+    } else {
+        // A maximal node: no thread can take another event in any realisation — one class (a maximal trace).
+        switch (status) {
+        case ExecStatus::Finished:
+            ++st.executions;
+            ++classes_;
+            if (opts_.vhbFinalStates) monitorFinalStates(node);
+            else finals_.insert(ex_.finalStateHash());
+            break;
+        case ExecStatus::Error:
+            ++st.executions;
+            ++classes_;
+            break;
+        case ExecStatus::Unsupported:
+            ++st.executions;
+            stop_ = true;
+            break;
+        case ExecStatus::Cut: ++st.blocked; break;
+        case ExecStatus::Bounded:
+            ++st.bounded;
+            boundsSeen_[ex_.boundReason()] = true;
+            break;
+        case ExecStatus::Running:
+            ++st.blocked;
+            ++classes_; // a deadlock
+            break;
+        }
+    }
+    (void)witness;
+}
+
+void VhbExplorer::finishStats() {
+    report::Stats& st = result_.stats;
+    st.finalStates = finals_.size();
+    st.extra["classes"] = double(classes_);
+    st.extra["non_maximal"] = double(nonMaximal_);
+    st.extra["closure_calls"] = double(closureCalls_);
+    st.extra["closure_ms"] = closureMs_;
+    st.extra["closure_orderings"] = double(orderings_);
+    st.extra["realize_ms"] = realizeMs_;
+    st.extra["realize_states"] = double(searchStates_);
+    st.extra["infeasible_extensions"] = double(infeasible_);
+    st.extra["revisits"] = double(revisits_);
+    st.extra["monitor_ms"] = monitorMs_;
+    st.extra["monitor_states"] = double(monitorStates_);
+}
+
+report::CheckResult VhbExplorer::run() {
+    result_.algorithm = "vhb";
+    work_.push_back({});
+    while (!work_.empty() && !stop_) {
+        std::vector<report::Decision> s = std::move(work_.back());
+        work_.pop_back();
+        visit(s);
+        if (limit_) break;
+        finishStats();
+        if (clock_.afterExecution(result_, obs_)) stop_ = true;
+    }
+    if (stop_ && (errors_.limitReached() || opts_.stopOnFirstError)) result_.stoppedEarly = true;
+    report::Stats& st = result_.stats;
+    if (limit_) {
+        result_.explorerLimit = "vhb does not handle " + *limit_;
+        result_.bounds.push_back({"vhb: " + *result_.explorerLimit});
+    }
+    for (auto& [why, _] : boundsSeen_) result_.bounds.push_back({why});
+    if (sampled_) result_.bounds.push_back({"nondet values were drawn from a sampled domain (--nondet)"});
+    finishStats();
+    st.elapsedMs = clock_.elapsedMs();
+    st.peakRssKb = currentPeakRssKb();
+    result_.errors = errors_.take();
+    result_.verdict = report::computeVerdict(result_);
+    return std::move(result_);
+}
+
+} // namespace
+
+report::CheckResult explore(const program::Program& p, const ExploreOptions& opts, Observer* obs) {
+    return VhbExplorer(p, opts, obs).run();
+}
+
+} // namespace skein::explore::vhb
