@@ -72,6 +72,7 @@ public:
     ErrorCollector(const ExploreOptions& opts, Observer* obs) : opts_(opts), observer_(obs) {}
     // True (and counts one more occurrence) when the error is already known.
     bool known(const ErrorKey& key);
+    bool has(const ErrorKey& key) const { return index_.count(key) != 0; } // known, without counting
     // Records a new error of the execution the executor just ran (`schedule` replays it). Returns true when the
     // exploration should stop (first error with --stop-on-first, or the error limit).
     // `cut` says where the counterexample ends in the executor's trace (see TraceBuilder.h).

@@ -189,6 +189,10 @@ bool canStep(const Apo& a, const Order* q, const std::vector<uint32_t>& pos, con
     if (pos[t] >= evs.size()) return false;
     const SymEvent& e = evs[pos[t]];
     if (uint32_t x = exclusiveThread(a, pos); x != ~0u && x != t) return false;
+    if (pos[t] == 0) // a thread starts after its creator's create
+        for (uint32_t u = 0; u < a.threads.size(); ++u)
+            for (uint32_t i = 0; i < a.threads[u].size(); ++i)
+                if (a.threads[u][i].op == Op::Create && a.threads[u][i].other == t && pos[u] <= i) return false;
     if (q) {
         uint32_t id = q->id(t, pos[t]);
         for (uint32_t u = 0; u < a.threads.size(); ++u)

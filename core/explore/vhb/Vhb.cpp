@@ -5,6 +5,7 @@
 // (ExtendRoot/ExtendLeaf, Alg. 6–7): each feasible extension (Closure, Alg. 1, then Realize) is a child.
 #include "core/explore/vhb/Vhb.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -59,11 +60,16 @@ private:
     std::map<std::pair<uint8_t, uint64_t>, uint32_t> keys_;
     std::map<uint64_t, uint32_t> keyOfWord_; // aligned word → key: mixed-size accesses are detected here
     std::vector<uint32_t> keySize_;
+    std::vector<bool> keyIsMutex_;
     std::vector<std::optional<uint64_t>> init_;
     std::set<uint32_t> writtenThisRun_;
     std::unordered_set<uint64_t> visited_, finals_;
     std::unordered_map<uint64_t, bool> attempted_; // extension → realisable (decided once)
-    std::vector<std::vector<report::Decision>> work_;
+    struct Work {
+        std::vector<report::Decision> schedule;
+    };
+    std::vector<Work> work_;
+    std::set<ErrorKey> racesFound_;
     std::vector<report::Decision> schedule_;
     std::optional<std::string> limit_;
     std::map<std::string, bool> boundsSeen_;
@@ -84,7 +90,8 @@ private:
     Node build();
     static uint64_t hashOf(const Node& n);
     std::vector<std::pair<SymEvent, uint32_t>> candidates(const Node& n, ThreadId t);
-    void visit(const std::vector<report::Decision>& schedule);
+    void visit(const Work& w);
+    void findRaces(const Node& n);
     std::optional<std::vector<report::Decision>> realizeChild(const Node& child);
     std::vector<report::Decision> toSchedule(const Node& n, const Linearisation& lin) const;
     void monitorFinalStates(const Node& n);
@@ -95,6 +102,7 @@ uint32_t VhbExplorer::key(uint8_t kind, uint64_t addr, uint32_t size) {
     auto [it, fresh] = keys_.try_emplace({kind, addr}, uint32_t(keySize_.size()));
     if (fresh) {
         keySize_.push_back(size);
+        keyIsMutex_.push_back(kind == 1);
         init_.push_back(kind == 1 ? std::optional<uint64_t>(0) : std::nullopt); // a mutex starts unlocked
     }
     uint32_t k = it->second;
@@ -361,7 +369,8 @@ void VhbExplorer::monitorFinalStates(const Node& n) {
     monitorMs_ += msSince(t0);
 }
 
-void VhbExplorer::visit(const std::vector<report::Decision>& schedule) {
+void VhbExplorer::visit(const Work& w) {
+    const std::vector<report::Decision>& schedule = w.schedule;
     report::Stats& st = result_.stats;
     if (!replay(schedule)) {
         setLimit("internal: a realisation did not replay in the executor");
@@ -391,7 +400,6 @@ void VhbExplorer::visit(const std::vector<report::Decision>& schedule) {
     }
     if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, ex_, schedule_)) stop_ = true;
     const ExecStatus status = ex_.status();
-    const std::vector<report::Decision> witness = schedule_;
 
     size_t children = 0;
     for (ThreadId t = 0; t < ex_.numThreads() && !limit_; ++t)
@@ -413,7 +421,7 @@ void VhbExplorer::visit(const std::vector<report::Decision>& schedule) {
                 std::fprintf(stderr, "  extend t%u op%d key%u rval%llu wval%llu choice%u\n", t, int(ev.op), ev.key,
                              (unsigned long long)ev.rval, (unsigned long long)ev.wval, choice);
             if (auto s = realizeChild(child)) {
-                work_.push_back(std::move(*s));
+                work_.push_back({std::move(*s)});
                 it->second = true;
                 ++children;
             } else {
@@ -451,7 +459,100 @@ void VhbExplorer::visit(const std::vector<report::Decision>& schedule) {
             break;
         }
     }
-    (void)witness;
+    // Last: both replay other linearisations in the executor.
+    if (opts_.detectRaces && !stop_) findRaces(node);
+}
+
+// Data races: two conflicting accesses of different threads (one a write, not both atomic) that some execution
+// of the node runs back to back — then nothing orders them (DESIGN.md "Data races"). The witness execution only
+// shows the races of one linearisation, so each new event is paired with the node's earlier conflicting ones and
+// a prefix ending with the pair adjacent is searched for.
+void VhbExplorer::findRaces(const Node& n) {
+    // A copy: the replays below change the executor's trace. (Any linearisation of the node has the same events
+    // per thread.)
+    const std::vector<Event> trace = ex_.trace();
+    std::vector<std::vector<uint32_t>> traceIndex(n.apo.threads.size());
+    for (uint32_t i = 0; i < trace.size(); ++i) traceIndex[trace[i].tid].push_back(i);
+    struct Access {
+        uint32_t t, i;
+    };
+    std::vector<Access> accesses;
+    for (uint32_t t = 0; t < n.apo.threads.size(); ++t)
+        for (uint32_t i = 0; i < n.apo.threads[t].size(); ++i) {
+            const SymEvent& e = n.apo.threads[t][i];
+            if ((e.reads() || e.writes()) && !keyIsMutex_[e.key]) accesses.push_back({t, i});
+        }
+    // The mutexes each access holds: two accesses under a common mutex cannot be adjacent (a cheap filter).
+    std::vector<std::vector<std::vector<uint32_t>>> held(n.apo.threads.size());
+    for (uint32_t t = 0; t < n.apo.threads.size(); ++t) {
+        std::vector<uint32_t> locks;
+        for (const SymEvent& e : n.apo.threads[t]) {
+            bool mutex = (e.op == Op::Rmw || e.op == Op::Write) && keyIsMutex_[e.key];
+            if (mutex && e.op == Op::Rmw && e.wval == 1) locks.push_back(e.key);
+            if (mutex && e.op == Op::Write) std::erase(locks, e.key);
+            held[t].push_back(locks);
+        }
+    }
+    auto commonLock = [&](uint32_t t1, uint32_t i1, uint32_t t2, uint32_t i2) {
+        for (uint32_t m : held[t1][i1])
+            if (std::find(held[t2][i2].begin(), held[t2][i2].end(), m) != held[t2][i2].end()) return true;
+        return false;
+    };
+    for (const Access& b : accesses) {
+        const SymEvent& eb = n.apo.threads[b.t][b.i];
+        const Event& tb = trace[traceIndex[b.t][b.i]];
+        for (const Access& a : accesses) {
+            // Each unordered pair once (b's thread after a's); pairs of events the parent had were tried there,
+            // but with the parent's values: a node's values can make a pair adjacent that was not before.
+            if (a.t >= b.t || commonLock(a.t, a.i, b.t, b.i)) continue;
+            const SymEvent& ea = n.apo.threads[a.t][a.i];
+            const Event& ta = trace[traceIndex[a.t][a.i]];
+            if (ea.key != eb.key || !(ea.writes() || eb.writes()) || (ta.atomic && tb.atomic)) continue;
+            ErrorKey key = ErrorKey::race(ta.loc, tb.loc);
+            if (racesFound_.count(key) || errors_.has(key)) continue;
+            for (int order = 0; order < 2; ++order) {
+                Access first = order ? b : a, second = order ? a : b;
+                const SymEvent& e1 = n.apo.threads[first.t][first.i];
+                const SymEvent& e2 = n.apo.threads[second.t][second.i];
+                std::optional<Linearisation> found;
+                SearchLimits limits;
+                limits.maxStates = 200'000;
+                search(
+                    n.apo, nullptr,
+                    [&](const SearchState& s) {
+                        if (s.pos[first.t] != first.i || s.pos[second.t] != second.i) return false;
+                        if (!canStep(n.apo, nullptr, s.pos, s.mem, first.t)) return false;
+                        auto pos = s.pos;
+                        auto mem = s.mem;
+                        pos[first.t]++;
+                        if (e1.writes()) mem[e1.key] = e1.wval;
+                        if (!canStep(n.apo, nullptr, pos, mem, second.t)) return false;
+                        found = s.path;
+                        found->push_back(first.t);
+                        found->push_back(second.t);
+                        return true;
+                    },
+                    &limits);
+                (void)e2;
+                if (kTrace)
+                    std::fprintf(stderr, "  race? t%u:%u line %u, t%u:%u line %u: %s (%llu states)\n", first.t,
+                                 first.i, (order ? tb : ta).loc, second.t, second.i, (order ? ta : tb).loc,
+                                 found ? "yes" : "no", (unsigned long long)limits.states);
+                searchStates_ += limits.states;
+                if (!found) continue;
+                if (!replay(toSchedule(n, *found))) {
+                    setLimit("internal: a race witness did not replay in the executor");
+                    return;
+                }
+                racesFound_.insert(key);
+                const uint32_t last = uint32_t(ex_.trace().size());
+                FoundError f = raceError(ex_, last - 2, last - 1);
+                if (errors_.add(f.key, std::move(f.report), ex_, schedule_, f.cut)) stop_ = true;
+                break;
+            }
+            if (stop_) return;
+        }
+    }
 }
 
 void VhbExplorer::finishStats() {
@@ -474,9 +575,9 @@ report::CheckResult VhbExplorer::run() {
     result_.algorithm = "vhb";
     work_.push_back({});
     while (!work_.empty() && !stop_) {
-        std::vector<report::Decision> s = std::move(work_.back());
+        Work w = std::move(work_.back());
         work_.pop_back();
-        visit(s);
+        visit(w);
         if (limit_) break;
         finishStats();
         if (clock_.afterExecution(result_, obs_)) stop_ = true;
