@@ -36,7 +36,7 @@ TEST(VhbDifferential, AgreesWithDfsOnRandomPrograms) {
         auto prog = skein::program::lower(*compiled);
         ASSERT_TRUE(prog) << src;
         skein::explore::ExploreOptions o;
-        o.maxExecutions = 20000;
+        o.maxExecutions = 4000; // (the oracle's time dominates; bigger programs are left out)
         auto dfs = skein::explore::findExplorer("dfs")->run(*prog, o, nullptr);
         if (dfs.stoppedEarly) continue; // too big for the oracle
         ++checked;
