@@ -498,6 +498,8 @@ void VhbExplorer::findRaces(const Node& n) {
             if (std::find(held[t2][i2].begin(), held[t2][i2].end(), m) != held[t2][i2].end()) return true;
         return false;
     };
+    // Program order with create and join: two accesses it orders cannot be adjacent in any linearisation.
+    const Order base(n.apo);
     for (const Access& b : accesses) {
         const SymEvent& eb = n.apo.threads[b.t][b.i];
         const Event& tb = trace[traceIndex[b.t][b.i]];
@@ -505,6 +507,8 @@ void VhbExplorer::findRaces(const Node& n) {
             // Each unordered pair once (b's thread after a's); pairs of events the parent had were tried there,
             // but with the parent's values: a node's values can make a pair adjacent that was not before.
             if (a.t >= b.t || commonLock(a.t, a.i, b.t, b.i)) continue;
+            if (base.before(base.id(a.t, a.i), base.id(b.t, b.i)) || base.before(base.id(b.t, b.i), base.id(a.t, a.i)))
+                continue;
             const SymEvent& ea = n.apo.threads[a.t][a.i];
             const Event& ta = trace[traceIndex[a.t][a.i]];
             if (ea.key != eb.key || !(ea.writes() || eb.writes()) || (ta.atomic && tb.atomic)) continue;
