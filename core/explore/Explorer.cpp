@@ -150,6 +150,21 @@ bool collectErrors(ErrorCollector& errors, RaceDetector* races, const exec::Exec
     return stop;
 }
 
+bool countOutcome(const exec::Executor& ex, report::Stats& st, std::map<std::string, bool>& boundsSeen) {
+    switch (ex.status()) {
+    case exec::ExecStatus::Finished:
+    case exec::ExecStatus::Error: ++st.executions; return false;
+    case exec::ExecStatus::Unsupported: ++st.executions; return true;
+    case exec::ExecStatus::Cut:
+    case exec::ExecStatus::Running: ++st.blocked; return false; // Running: a deadlock or blocked atomic sections
+    case exec::ExecStatus::Bounded:
+        ++st.bounded;
+        boundsSeen[ex.boundReason()] = true;
+        return false;
+    }
+    return false;
+}
+
 double RunClock::elapsedMs() const {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
 }

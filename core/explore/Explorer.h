@@ -113,6 +113,11 @@ FoundError raceError(const exec::Executor& ex, uint32_t first, uint32_t second);
 bool collectErrors(ErrorCollector& errors, class RaceDetector* races, const exec::Executor& ex,
                    const std::vector<report::Decision>& schedule);
 
+// Counts an execution that can go no further by how it ended: executions (complete or stopped at an error),
+// blocked (a deadlock, a cut, a blocked atomic section) or bounded (recording the bound in `boundsSeen`).
+// Returns true when the exploration must stop: the program reached a construct Skein does not model.
+bool countOutcome(const exec::Executor& ex, report::Stats& st, std::map<std::string, bool>& boundsSeen);
+
 // Budget/cancellation/progress bookkeeping shared by the explorers' main loops.
 class RunClock {
 public:

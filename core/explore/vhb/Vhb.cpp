@@ -433,30 +433,12 @@ void VhbExplorer::visit(const Work& w) {
         ++nonMaximal_;
     } else {
         // A maximal node: no thread can take another event in any realisation — one class (a maximal trace).
-        switch (status) {
-        case ExecStatus::Finished:
-            ++st.executions;
-            ++classes_;
+        if (countOutcome(ex_, st, boundsSeen_)) stop_ = true;
+        // Classes: complete executions, errors and deadlocks (what dfs counts as Mazurkiewicz traces).
+        if (status == ExecStatus::Finished || status == ExecStatus::Error || status == ExecStatus::Running) ++classes_;
+        if (status == ExecStatus::Finished) {
             if (opts_.vhbFinalStates) monitorFinalStates(node);
             else finals_.insert(ex_.finalStateHash());
-            break;
-        case ExecStatus::Error:
-            ++st.executions;
-            ++classes_;
-            break;
-        case ExecStatus::Unsupported:
-            ++st.executions;
-            stop_ = true;
-            break;
-        case ExecStatus::Cut: ++st.blocked; break;
-        case ExecStatus::Bounded:
-            ++st.bounded;
-            boundsSeen_[ex_.boundReason()] = true;
-            break;
-        case ExecStatus::Running:
-            ++st.blocked;
-            ++classes_; // a deadlock
-            break;
         }
     }
     // Last: both replay other linearisations in the executor.
