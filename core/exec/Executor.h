@@ -96,6 +96,12 @@ public:
     // written value depends on what it reads). Runs on a copy; nothing here changes. Empty when t has no pending
     // memory event.
     std::optional<Event> probe(ThreadId t, uint64_t value) const;
+    // A copy in which thread t has taken its pending event with outcome `choice` as if it ran alone: reading
+    // `readValue` (a memory event: the location is overwritten first) and finding its mutex free or held
+    // (`mutexFree`: lock, trylock), whatever the other threads hold. Null when t cannot take it even so (a join
+    // of a thread that has not finished). The vhb explorer expands an atomic section with it.
+    std::unique_ptr<Executor> forceStep(ThreadId t, uint32_t choice, std::optional<uint64_t> readValue,
+                                        std::optional<bool> mutexFree) const;
 
     ExecStatus status() const { return status_; }
     size_t numThreads() const { return threads_.size(); }

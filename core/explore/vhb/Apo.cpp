@@ -167,6 +167,8 @@ std::optional<Order> closure(const Apo& a) {
 
 namespace {
 
+} // namespace
+
 // The thread that holds the others back in state `pos`: mid-way through an atomic section (Sec. 6 does not
 // have them; DESIGN.md "Atomic sections").
 uint32_t exclusiveThread(const Apo& a, const std::vector<uint32_t>& pos) {
@@ -180,8 +182,6 @@ uint32_t exclusiveThread(const Apo& a, const std::vector<uint32_t>& pos) {
     }
     return ~0u;
 }
-
-} // namespace
 
 bool canStep(const Apo& a, const Order* q, const std::vector<uint32_t>& pos, const std::vector<uint64_t>& mem,
              uint32_t t) {

@@ -92,6 +92,9 @@ bool search(const Apo& a, const Order* q, const std::function<bool(const SearchS
 bool canStep(const Apo& a, const Order* q, const std::vector<uint32_t>& pos, const std::vector<uint64_t>& mem,
              uint32_t t);
 
+// The thread mid-way through an atomic section in state `pos` (only it may run), or ~0u.
+uint32_t exclusiveThread(const Apo& a, const std::vector<uint32_t>& pos);
+
 // Lemma 4.1: a linearisation of all of a's events respecting q and the values, or nothing.
 std::optional<Linearisation> realize(const Apo& a, const Order& q, SearchLimits* limits = nullptr);
 

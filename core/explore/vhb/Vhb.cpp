@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -89,7 +90,17 @@ private:
     std::optional<SymEvent> symbolic(const Event& e);
     Node build();
     static uint64_t hashOf(const Node& n);
-    std::vector<std::pair<SymEvent, uint32_t>> candidates(const Node& n, ThreadId t);
+    // One extension of a node by thread t: its next event, or a whole atomic section (DESIGN.md).
+    struct Ext {
+        std::vector<SymEvent> evs;
+        std::vector<uint32_t> choices;
+        bool open = false; // ends inside its atomic section (it blocked there)
+    };
+    std::vector<Ext> candidates(const Node& n, ThreadId t);
+    std::vector<Ext> sectionCandidates(const Node& n, ThreadId t);
+    std::set<uint64_t> valuesOf(const Node& n, uint32_t key, const std::vector<SymEvent>& more) const;
+    void stepExec(ThreadId t, uint32_t choice);
+    std::vector<std::vector<uint32_t>> sectionOf_; // per thread, per event of the executor's trace: its section
     void visit(const Work& w);
     void findRaces(const Node& n);
     std::optional<std::vector<report::Decision>> realizeChild(const Node& child);
@@ -119,7 +130,6 @@ uint32_t VhbExplorer::key(uint8_t kind, uint64_t addr, uint32_t size) {
 // The initial value of a location is what it holds before its first write of an execution (the paper's
 // initial event, Sec. 2): learnt from the executor on the way.
 void VhbExplorer::learnInit(ThreadId t, bool stepping) {
-    if (ex_.inAtomicSection(t)) setLimit("SV-COMP atomic sections");
     const Event& p = ex_.thread(t).pending;
     if (!p.isMemory() || p.kind == EventKind::Copy || p.kind == EventKind::Free || p.size2) return;
     if (p.size == 0 || p.size > 8) return;
@@ -129,13 +139,20 @@ void VhbExplorer::learnInit(ThreadId t, bool stepping) {
     if (stepping && p.writes()) writtenThisRun_.insert(k);
 }
 
+void VhbExplorer::stepExec(ThreadId t, uint32_t choice) {
+    learnInit(t);
+    if (sectionOf_.size() <= t) sectionOf_.resize(t + 1);
+    sectionOf_[t].push_back(ex_.atomicSectionId(t));
+    ex_.step(t, choice);
+}
+
 bool VhbExplorer::replay(const std::vector<report::Decision>& schedule) {
     ex_.reset();
     writtenThisRun_.clear();
+    sectionOf_.clear();
     for (const report::Decision& d : schedule) {
         if (d.thread >= ex_.numThreads() || !ex_.enabled(d.thread)) return false;
-        learnInit(d.thread);
-        ex_.step(d.thread, d.choice);
+        stepExec(d.thread, d.choice);
     }
     schedule_ = schedule;
     return true;
@@ -147,7 +164,8 @@ void VhbExplorer::writeExtend() {
     for (bool progress = true; progress && ex_.status() == ExecStatus::Running && !limit_;) {
         progress = false;
         for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
-            if (!ex_.enabled(t)) continue;
+            // An atomic section is one extension (sectionCandidates), never written out piecemeal.
+            if (!ex_.enabled(t) || ex_.inAtomicSection(t)) continue;
             const exec::ThreadView& v = ex_.thread(t);
             switch (v.pending.kind) {
             case EventKind::Write:
@@ -160,8 +178,7 @@ void VhbExplorer::writeExtend() {
                 continue;
             default: continue;
             }
-            learnInit(t);
-            ex_.step(t, 0);
+            stepExec(t, 0);
             schedule_.push_back({t, 0});
             progress = true;
         }
@@ -239,11 +256,18 @@ Node VhbExplorer::build() {
     for (const report::Decision& d : schedule_) n.choices[d.thread].push_back(d.choice);
     for (const Event& e : ex_.trace()) {
         auto s = symbolic(e);
-        n.apo.threads[e.tid].push_back(s.value_or(SymEvent{}));
+        auto& th = n.apo.threads[e.tid];
+        SymEvent sym = s.value_or(SymEvent{});
+        sym.section = e.tid < sectionOf_.size() && th.size() < sectionOf_[e.tid].size() ? sectionOf_[e.tid][th.size()] : 0;
+        th.push_back(sym);
     }
     n.apo.finished.resize(nt);
     n.apo.openSection.assign(nt, false);
-    for (ThreadId t = 0; t < nt; ++t) n.apo.finished[t] = ex_.thread(t).state == exec::ThreadState::Finished;
+    for (ThreadId t = 0; t < nt; ++t) {
+        const auto& th = n.apo.threads[t];
+        n.apo.finished[t] = ex_.thread(t).state == exec::ThreadState::Finished;
+        n.apo.openSection[t] = !th.empty() && th.back().section && ex_.atomicSectionId(t) == th.back().section;
+    }
     n.apo.init.resize(init_.size());
     for (size_t k = 0; k < init_.size(); ++k) n.apo.init[k] = init_[k].value_or(0);
     return n;
@@ -265,36 +289,44 @@ uint64_t VhbExplorer::hashOf(const Node& n) {
 // ExtendRoot/ExtendLeaf (Alg. 6–7) for thread t: its next event with each value it may observe — the values
 // of the writes to its location in the node, and the initial value (the candidate writes M_t(r), grouped by
 // value: the paper's good-writes of the extension).
-std::vector<std::pair<SymEvent, uint32_t>> VhbExplorer::candidates(const Node& n, ThreadId t) {
-    std::vector<std::pair<SymEvent, uint32_t>> out;
+std::set<uint64_t> VhbExplorer::valuesOf(const Node& n, uint32_t key, const std::vector<SymEvent>& more) const {
+    std::set<uint64_t> values;
+    if (init_[key]) values.insert(*init_[key]);
+    for (const auto& th : n.apo.threads)
+        for (const SymEvent& e : th)
+            if (e.writes() && e.key == key) values.insert(e.wval);
+    for (const SymEvent& e : more)
+        if (e.writes() && e.key == key) values.insert(e.wval);
+    return values;
+}
+
+std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t) {
+    std::vector<Ext> out;
     const exec::ThreadView& v = ex_.thread(t);
     if (v.state == exec::ThreadState::Finished || v.state == exec::ThreadState::Stopped) return out;
     const Event& p = v.pending;
     if (kTrace)
         std::fprintf(stderr, "  thread %u state %d pending %s\n", t, int(v.state),
                      std::string(model::eventKindName(p.kind)).c_str());
+    if (ex_.inAtomicSection(t)) return sectionCandidates(n, t);
+    auto single = [&](SymEvent e, uint32_t choice) { out.push_back({{e}, {choice}, false}); };
     if (p.kind == EventKind::Nondet) {
-        for (uint32_t c = 0; c < v.choices; ++c) out.push_back({SymEvent{}, c});
+        for (uint32_t c = 0; c < v.choices; ++c) single(SymEvent{}, c);
         return out;
     }
     learnInit(t, /*stepping=*/false);
     auto base = symbolic(p);
     if (!base || limit_) return out;
     if (p.kind == EventKind::TryLock) {
-        out.push_back({{Op::Rmw, base->key, 0, 1}, 0});
-        out.push_back({{Op::Read, base->key, 1, 0}, 0});
+        single({Op::Rmw, base->key, 0, 1}, 0);
+        single({Op::Read, base->key, 1, 0}, 0);
         return out;
     }
     if (p.kind != EventKind::Read && p.kind != EventKind::Rmw) {
-        out.push_back({*base, 0});
+        single(*base, 0);
         return out;
     }
-    std::set<uint64_t> values;
-    if (init_[base->key]) values.insert(*init_[base->key]);
-    for (const auto& th : n.apo.threads)
-        for (const SymEvent& e : th)
-            if (e.writes() && e.key == base->key) values.insert(e.wval);
-    for (uint64_t val : values) {
+    for (uint64_t val : valuesOf(n, base->key, {})) {
         SymEvent s = *base;
         s.rval = val;
         if (p.kind == EventKind::Rmw) {
@@ -304,8 +336,78 @@ std::vector<std::pair<SymEvent, uint32_t>> VhbExplorer::candidates(const Node& n
             s.wval = mask(e->value2, p.size);
             s.rmwWrites = e->rmwWrote;
         }
-        out.push_back({s, 0});
+        single(s, 0);
     }
+    return out;
+}
+
+// An SV-COMP atomic section runs alone: it is added to a node as one extension, all its events at once (a
+// linearisation keeps them contiguous: Apo's sections). Each way through it — every value each of its reads may
+// observe, every outcome of a nondet value or a trylock — is one extension; the executor runs the section on
+// copies, with each read forced to the value tried (Executor::forceStep), as if the section ran alone.
+std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, ThreadId t) {
+    std::vector<Ext> out;
+    Ext cur;
+    size_t budget = 100'000; // section paths
+    std::function<void(const exec::Executor&)> expand = [&](const exec::Executor& c) {
+        const exec::ThreadView& v = c.thread(t);
+        bool alive = v.state != exec::ThreadState::Finished && v.state != exec::ThreadState::Stopped;
+        if (!alive || !c.inAtomicSection(t) || (!cur.evs.empty() && c.atomicSectionId(t) != cur.evs.back().section)) {
+            if (!cur.evs.empty()) out.push_back(cur);
+            return;
+        }
+        if (budget-- == 0) {
+            setLimit("an atomic section with over 100000 ways through it");
+            return;
+        }
+        const Event p = v.pending;
+        const uint32_t section = c.atomicSectionId(t);
+        struct Outcome {
+            uint32_t choice = 0;
+            std::optional<uint64_t> value;
+            std::optional<bool> free;
+        };
+        std::vector<Outcome> outcomes;
+        if (p.kind == EventKind::Nondet) {
+            for (uint32_t k = 0; k < v.choices; ++k) outcomes.push_back({k, {}, {}});
+        } else if (p.kind == EventKind::Lock) {
+            outcomes.push_back({0, {}, true});
+        } else if (p.kind == EventKind::TryLock) {
+            outcomes.push_back({0, {}, true});
+            outcomes.push_back({0, {}, false});
+        } else if (p.kind == EventKind::Read || p.kind == EventKind::Rmw) {
+            auto base = symbolic(p);
+            if (!base) return;
+            uint32_t k = base->key;
+            if (!init_[k] && !writtenThisRun_.count(k) &&
+                std::none_of(cur.evs.begin(), cur.evs.end(), [&](const SymEvent& e) { return e.writes() && e.key == k; }))
+                if (auto val = c.peek(p.addr, p.size)) init_[k] = mask(*val, p.size);
+            for (uint64_t val : valuesOf(n, k, cur.evs)) outcomes.push_back({0, val, {}});
+        } else {
+            outcomes.push_back({});
+        }
+        bool any = false;
+        for (const Outcome& o : outcomes) {
+            auto next = c.forceStep(t, o.choice, o.value, o.free);
+            if (!next) continue;
+            any = true;
+            auto s = symbolic(next->trace().back());
+            if (!s || limit_) return;
+            s->section = section;
+            cur.evs.push_back(*s);
+            cur.choices.push_back(o.choice);
+            expand(*next);
+            cur.evs.pop_back();
+            cur.choices.pop_back();
+            if (limit_) return;
+        }
+        if (!any && !cur.evs.empty()) { // it blocks inside the section: nothing else runs after it
+            Ext e = cur;
+            e.open = true;
+            out.push_back(e);
+        }
+    };
+    expand(ex_);
     return out;
 }
 
@@ -403,23 +505,25 @@ void VhbExplorer::visit(const Work& w) {
 
     size_t children = 0;
     for (ThreadId t = 0; t < ex_.numThreads() && !limit_; ++t)
-        for (auto& [ev, choice] : candidates(node, t)) {
+        for (const Ext& ext : candidates(node, t)) {
             Node child = node;
             // Keys (and initial values) the candidates met for the first time.
             child.apo.init.resize(init_.size());
             for (size_t k = node.apo.init.size(); k < init_.size(); ++k) child.apo.init[k] = init_[k].value_or(0);
-            child.apo.threads[t].push_back(ev);
+            child.apo.threads[t].insert(child.apo.threads[t].end(), ext.evs.begin(), ext.evs.end());
             child.apo.finished[t] = false;
+            child.apo.openSection[t] = ext.open;
             child.choices[t].resize(node.apo.threads[t].size());
-            child.choices[t].push_back(choice);
+            child.choices[t].insert(child.choices[t].end(), ext.choices.begin(), ext.choices.end());
             auto [it, fresh] = attempted_.try_emplace(hashOf(child), false);
             if (!fresh) {
                 children += it->second; // decided before: explored from there when realisable
                 continue;
             }
             if (kTrace)
-                std::fprintf(stderr, "  extend t%u op%d key%u rval%llu wval%llu choice%u\n", t, int(ev.op), ev.key,
-                             (unsigned long long)ev.rval, (unsigned long long)ev.wval, choice);
+                std::fprintf(stderr, "  extend t%u by %zu events, first op%d key%u rval%llu wval%llu\n", t,
+                             ext.evs.size(), int(ext.evs[0].op), ext.evs[0].key, (unsigned long long)ext.evs[0].rval,
+                             (unsigned long long)ext.evs[0].wval);
             if (auto s = realizeChild(child)) {
                 work_.push_back({std::move(*s)});
                 it->second = true;
@@ -480,6 +584,15 @@ void VhbExplorer::findRaces(const Node& n) {
             if (std::find(held[t2][i2].begin(), held[t2][i2].end(), m) != held[t2][i2].end()) return true;
         return false;
     };
+    auto acquires = [&](uint32_t t, uint32_t k) {
+        const SymEvent& e = n.apo.threads[t][k];
+        if (e.reads() && keyIsMutex_[e.key]) return true; // a lock
+        return e.reads() && trace[traceIndex[t][k]].atomic;
+    };
+    auto touches = [&](uint32_t t, uint32_t k, uint32_t key) {
+        const SymEvent& e = n.apo.threads[t][k];
+        return e.writes() && e.key == key; // a later write of the location becomes the detector's last one
+    };
     // Program order with create and join: two accesses it orders cannot be adjacent in any linearisation.
     const Order base(n.apo);
     for (const Access& b : accesses) {
@@ -501,21 +614,48 @@ void VhbExplorer::findRaces(const Node& n) {
                 const SymEvent& e1 = n.apo.threads[first.t][first.i];
                 const SymEvent& e2 = n.apo.threads[second.t][second.i];
                 std::optional<Linearisation> found;
+                uint32_t firstAt = 0;
                 SearchLimits limits;
                 limits.maxStates = 200'000;
                 search(
                     n.apo, nullptr,
                     [&](const SearchState& s) {
-                        if (s.pos[first.t] != first.i || s.pos[second.t] != second.i) return false;
+                        // Between first and second: the rest of first's atomic section (it runs before anything
+                        // else), then events of second's thread that acquire nothing first's thread released
+                        // after first (RaceDetector: a lock from an unlock, an atomic read from an atomic write, a
+                        // join) — then nothing orders first before second, as for the race detector. Neither
+                        // side may write the location again (the detector compares with the last write).
+                        if (s.pos[first.t] != first.i || s.pos[second.t] > second.i) return false;
                         if (!canStep(n.apo, nullptr, s.pos, s.mem, first.t)) return false;
                         auto pos = s.pos;
                         auto mem = s.mem;
-                        pos[first.t]++;
-                        if (e1.writes()) mem[e1.key] = e1.wval;
+                        Linearisation path = s.path;
+                        firstAt = uint32_t(path.size());
+                        std::vector<uint32_t> released; // locations first's thread wrote from first on
+                        auto step = [&](uint32_t t) {
+                            const SymEvent& e = n.apo.threads[t][pos[t]++];
+                            path.push_back(t);
+                            if (e.writes()) mem[e.key] = e.wval;
+                            if (t == first.t && e.writes()) released.push_back(e.key);
+                        };
+                        step(first.t);
+                        while (exclusiveThread(n.apo, pos) == first.t) {
+                            if (!canStep(n.apo, nullptr, pos, mem, first.t) || touches(first.t, pos[first.t], e1.key))
+                                return false;
+                            step(first.t);
+                        }
+                        for (; pos[second.t] < second.i; step(second.t)) {
+                            uint32_t k = pos[second.t];
+                            const SymEvent& e = n.apo.threads[second.t][k];
+                            if (!canStep(n.apo, nullptr, pos, mem, second.t) || touches(second.t, k, e1.key)) return false;
+                            if (e.op == Op::Join && e.other == first.t) return false;
+                            if (acquires(second.t, k) &&
+                                std::find(released.begin(), released.end(), e.key) != released.end())
+                                return false;
+                        }
                         if (!canStep(n.apo, nullptr, pos, mem, second.t)) return false;
-                        found = s.path;
-                        found->push_back(first.t);
-                        found->push_back(second.t);
+                        step(second.t);
+                        found = std::move(path);
                         return true;
                     },
                     &limits);
@@ -532,7 +672,7 @@ void VhbExplorer::findRaces(const Node& n) {
                 }
                 racesFound_.insert(key);
                 const uint32_t last = uint32_t(ex_.trace().size());
-                FoundError f = raceError(ex_, last - 2, last - 1);
+                FoundError f = raceError(ex_, firstAt, last - 1);
                 if (errors_.add(f.key, std::move(f.report), ex_, schedule_, f.cut)) stop_ = true;
                 break;
             }
