@@ -11,9 +11,10 @@
  * only choice is who takes A first: 2 traces. Each thread adds its id to `sum` inside the critical section on
  * both mutexes, so no data race either way; final_states=1.
  *
- * expect: => verdict=error errors=deadlock@28 executions=87 traces=3 blocked=3 final_states=1
+ * expect: => verdict=error errors=deadlock@29 executions=87 traces=3 blocked=3 final_states=1
  * expect: --algo=qpor => verdict=error errors=deadlock executions=2 blocked=1 ssb=0
  * expect: -DORDERED => verdict=safe errors=none executions=51 traces=2 blocked=0 final_states=1
+ * expect: --algo=vhb => verdict=error errors=deadlock@29 executions=2 blocked=1
  */
 #include <assert.h>
 #include <pthread.h>

@@ -21,7 +21,7 @@ exploration:
   --algo=NAME            explorer: qpor (default; falls back to dfs, with a note, on the few programs it
                          cannot handle), dfs (every interleaving, no reduction: the oracle) or vhb
                          (value-centric DPOR: one run per class of executions whose threads observe the
-                         same values; no condition variables, atomic sections, free or memcpy yet)
+                         same values; no condition variables, free or memcpy yet)
   --vhb-final-states=on|off  vhb: enumerate each class's distinct final memories (default on)
   --alt=MODE             qpor's alternatives: sdpor, k1, k2, ..., optimal (default)
   --skip-step=N          qpor's tree skip-list step (default 4)
