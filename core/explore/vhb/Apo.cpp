@@ -94,19 +94,19 @@ std::optional<Order> closure(const Apo& a) {
         for (size_t key = 0; key < reads.size(); ++key)
             for (const Access& r : reads[key]) {
                 const uint64_t v = r.ev->rval;
+                // Some write of the location is Q-between w and r: w cannot be the one r observes.
+                auto overwritten = [&](uint32_t w) {
+                    return std::any_of(writes[key].begin(), writes[key].end(), [&](const Access& w2) {
+                        return w2.id != r.id && w2.id != w && q.before(w, w2.id) && q.before(w2.id, r.id);
+                    });
+                };
                 std::vector<uint32_t> visibleGood; // VisibleW_Q(r) ∩ GoodW(r)
                 bool someWriteBefore = false;
                 for (const Access& w : writes[key]) {
                     if (w.id == r.id) continue;
                     if (q.before(w.id, r.id)) someWriteBefore = true;
                     if (w.ev->wval != v || q.before(r.id, w.id)) continue;
-                    bool overwritten = false;
-                    for (const Access& w2 : writes[key])
-                        if (w2.id != r.id && w2.id != w.id && q.before(w.id, w2.id) && q.before(w2.id, r.id)) {
-                            overwritten = true;
-                            break;
-                        }
-                    if (!overwritten) visibleGood.push_back(w.id);
+                    if (!overwritten(w.id)) visibleGood.push_back(w.id);
                 }
                 // The initial value is observable while no write is ordered before r.
                 const bool initOk = a.init[key] == v && !someWriteBefore;
@@ -131,14 +131,7 @@ std::optional<Order> closure(const Apo& a) {
                 // and r; the Q-least candidate (when there is one) follows it.
                 std::vector<uint32_t> maxBefore;
                 for (const Access& w : writes[key]) {
-                    if (w.id == r.id || !q.before(w.id, r.id)) continue;
-                    bool dominated = false;
-                    for (const Access& w2 : writes[key])
-                        if (w2.id != r.id && w2.id != w.id && q.before(w.id, w2.id) && q.before(w2.id, r.id)) {
-                            dominated = true;
-                            break;
-                        }
-                    if (!dominated) maxBefore.push_back(w.id);
+                    if (w.id != r.id && q.before(w.id, r.id) && !overwritten(w.id)) maxBefore.push_back(w.id);
                 }
                 if (maxBefore.size() == 1) {
                     uint32_t b = maxBefore[0];
