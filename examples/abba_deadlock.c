@@ -3,7 +3,7 @@
  * If thread 1 holds A and thread 2 holds B, each waits for the other forever: a deadlock, which Skein reports as
  * an error (GenMC and Nidhugg only count such an execution as "blocked"). Expected verdict: error (deadlock).
  * -DORDERED: both threads take A before B; expected verdict: safe.
- *
+ * expect: --algo=vhb => verdict=error errors=deadlock@28 executions=2 blocked=1
  * traces (derived): the lock operations on A and on B are the dependent events. Either one thread completes
  * both critical sections before the other takes its first mutex (2 traces: T1 first or T2 first), or each holds
  * its first mutex and the execution deadlocks (1 trace) = 3; blocked counts the interleavings that reach the
@@ -11,10 +11,9 @@
  * only choice is who takes A first: 2 traces. Each thread adds its id to `sum` inside the critical section on
  * both mutexes, so no data race either way; final_states=1.
  *
- * expect: => verdict=error errors=deadlock@29 executions=87 traces=3 blocked=3 final_states=1
+ * expect: => verdict=error errors=deadlock@28 executions=87 traces=3 blocked=3 final_states=1
  * expect: --algo=qpor => verdict=error errors=deadlock executions=2 blocked=1 ssb=0
  * expect: -DORDERED => verdict=safe errors=none executions=51 traces=2 blocked=0 final_states=1
- * expect: --algo=vhb => verdict=error errors=deadlock@29 executions=2 blocked=1
  */
 #include <assert.h>
 #include <pthread.h>
