@@ -712,7 +712,7 @@ report::CheckResult VhbExplorer::run() {
     report::Stats& st = result_.stats;
     if (limit_) {
         result_.explorerLimit = "vhb does not handle " + *limit_;
-        result_.bounds.push_back({"vhb: " + *result_.explorerLimit});
+        result_.bounds.push_back({*result_.explorerLimit});
     }
     for (auto& [why, _] : boundsSeen_) result_.bounds.push_back({why});
     if (sampled_) result_.bounds.push_back({"nondet values were drawn from a sampled domain (--nondet)"});
