@@ -3,7 +3,7 @@
  * If thread 1 holds A and thread 2 holds B, each waits for the other forever: a deadlock, which Skein reports as
  * an error (GenMC and Nidhugg only count such an execution as "blocked"). Expected verdict: error (deadlock).
  * -DORDERED: both threads take A before B; expected verdict: safe.
- *
+ * expect: --algo=vhb => verdict=error errors=deadlock@28 executions=2 blocked=1
  * traces (derived): the lock operations on A and on B are the dependent events. Either one thread completes
  * both critical sections before the other takes its first mutex (2 traces: T1 first or T2 first), or each holds
  * its first mutex and the execution deadlocks (1 trace) = 3; blocked counts the interleavings that reach the

@@ -15,9 +15,10 @@
  *   precede it; R_i must precede W_i, so the thread whose write is k-th (k = 0,1,2) has k+1 choices:
  *   6 * (1*2*3) = 36. (For N=2 the same formula gives 2 * (1*2) = 4.) executions = 1121 (all interleavings).
  *
- * expect: => verdict=error errors=assertion@43,data_race@33 executions=19 traces=4 blocked=0 final_states=1
+ * expect: => verdict=error errors=assertion@44,data_race@34 executions=19 traces=4 blocked=0 final_states=1
  * expect: --algo=qpor => verdict=error errors=assertion,data_race executions=4 blocked=0 ssb=0
- * expect: -DN=3 => verdict=error errors=assertion@43,data_race@33 executions=1121 traces=36 blocked=0 final_states=1
+ * expect: -DN=3 => verdict=error errors=assertion@44,data_race@34 executions=1121 traces=36 blocked=0 final_states=1
+ * expect: --algo=vhb => verdict=error errors=assertion@44,data_race@34 executions=3 blocked=0 final_states=1
  */
 #include <assert.h>
 #include <pthread.h>

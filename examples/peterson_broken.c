@@ -10,8 +10,9 @@
  * reachable), plus orders in which both threads enter; in those the assertion stops the thread that fails it
  * while the other runs to its end. qpor --alt=optimal explores exactly these 98 traces.
  *
- * expect: => verdict=error errors=assertion@31,data_race@30,data_race@31,data_race@32 executions=13216 traces=98 blocked=2540 final_states=4
+ * expect: => verdict=error errors=assertion@32,data_race@31,data_race@32,data_race@33 executions=13216 traces=98 blocked=2540 final_states=4
  * expect: --algo=qpor => verdict=error errors=assertion,data_race executions=98 blocked=4 ssb=0
+ * expect: --algo=vhb => verdict=error errors=assertion,data_race executions=31 blocked=4 final_states=4
  */
 #include <assert.h>
 #include <pthread.h>

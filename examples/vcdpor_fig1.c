@@ -14,6 +14,7 @@
  *
  * expect: => verdict=safe errors=none executions=14 traces=4 blocked=0 final_states=1
  * expect: --algo=qpor => verdict=safe errors=none executions=4 blocked=0 ssb=0
+ * expect: --algo=vhb => verdict=safe errors=none executions=1 blocked=0 final_states=1
  */
 #include <assert.h>
 #include <pthread.h>

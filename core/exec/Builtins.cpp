@@ -240,7 +240,9 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         ev.value = A(0);
         return pending(ev);
     }
-    case Builtin::AtomicBegin: th.atomicDepth++; return done(0);
+    case Builtin::AtomicBegin:
+        if (th.atomicDepth++ == 0) ++th.sectionsEntered;
+        return done(0);
     case Builtin::AtomicEnd:
         if (th.atomicDepth > 0 && --th.atomicDepth == 0 && exclusive_ == t) exclusive_ = model::kNoThread;
         return done(0);

@@ -37,6 +37,45 @@ std::unique_ptr<Executor> Executor::clone() const { return std::make_unique<Exec
 
 bool Executor::inAtomicSection(ThreadId t) const { return threads_[t]->atomicDepth > 0; }
 
+uint32_t Executor::atomicSectionId(ThreadId t) const {
+    return threads_[t]->atomicDepth > 0 ? threads_[t]->sectionsEntered : 0;
+}
+
+std::optional<uint64_t> Executor::peek(uint64_t addr, uint32_t size) const {
+    if (size == 0 || size > 8) return std::nullopt;
+    uint8_t* p = nullptr;
+    if (const_cast<Memory&>(memory_).check(addr, size, false, &p) != AccessError::None || !p) return std::nullopt;
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < size; ++i) v |= uint64_t(p[i]) << (8 * i);
+    return v;
+}
+
+std::optional<Event> Executor::probe(ThreadId t, uint64_t value) const {
+    if (t >= threads_.size() || !threads_[t]->hasPending || !views_[t].pending.isMemory()) return std::nullopt;
+    auto copy = forceStep(t, 0, value, std::nullopt);
+    if (!copy) return std::nullopt;
+    return copy->trace().back();
+}
+
+std::unique_ptr<Executor> Executor::forceStep(ThreadId t, uint32_t choice, std::optional<uint64_t> readValue,
+                                              std::optional<bool> mutexFree) const {
+    if (t >= threads_.size() || !threads_[t]->hasPending || status_ == ExecStatus::Unsupported) return nullptr;
+    const Event ev = views_[t].pending;
+    auto copy = clone();
+    if (readValue && ev.isMemory()) {
+        if (ev.size == 0 || ev.size > 8) return nullptr;
+        uint8_t* p = nullptr;
+        if (copy->memory_.check(ev.addr, ev.size, true, &p) != AccessError::None || !p) return nullptr;
+        for (uint32_t i = 0; i < ev.size; ++i) p[i] = uint8_t(*readValue >> (8 * i));
+    }
+    if (mutexFree && (ev.kind == EventKind::Lock || ev.kind == EventKind::TryLock))
+        copy->mutexes_[ev.addr].owner = *mutexFree ? model::kNoThread : (t == 0 ? 1 : 0);
+    if (copy->exclusive_ != t) copy->exclusive_ = model::kNoThread; // it runs alone
+    if (!copy->enabled(t)) return nullptr;
+    copy->step(t, choice);
+    return copy;
+}
+
 void Executor::reset() {
     memory_.reset();
     threads_.clear();

@@ -86,6 +86,22 @@ public:
     std::unique_ptr<Executor> clone() const;
     // Thread t is inside an SV-COMP atomic section (its pending event is part of one).
     bool inAtomicSection(ThreadId t) const;
+    // 0 when thread t's pending event is outside an atomic section; else a number naming the section (equal for
+    // the events of one section, different for two sections of the thread, even back to back).
+    uint32_t atomicSectionId(ThreadId t) const;
+    // The current contents of `size` bytes at `addr` (little-endian, zero-extended), or nothing when the access
+    // would be invalid. A query: it changes nothing (the vhb explorer learns initial values with it).
+    std::optional<uint64_t> peek(uint64_t addr, uint32_t size) const;
+    // What thread t's pending read-modify-write would do if it read `value`: the event it would execute (its
+    // written value depends on what it reads). Runs on a copy; nothing here changes. Empty when t has no pending
+    // memory event.
+    std::optional<Event> probe(ThreadId t, uint64_t value) const;
+    // A copy in which thread t has taken its pending event with outcome `choice` as if it ran alone: reading
+    // `readValue` (a memory event: the location is overwritten first) and finding its mutex free or held
+    // (`mutexFree`: lock, trylock), whatever the other threads hold. Null when t cannot take it even so (a join
+    // of a thread that has not finished). The vhb explorer expands an atomic section with it.
+    std::unique_ptr<Executor> forceStep(ThreadId t, uint32_t choice, std::optional<uint64_t> readValue,
+                                        std::optional<bool> mutexFree) const;
 
     ExecStatus status() const { return status_; }
     size_t numThreads() const { return threads_.size(); }

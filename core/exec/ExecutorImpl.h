@@ -26,6 +26,7 @@ struct Executor::Thread {
     uint64_t steps = 0;
     uint64_t retval = 0;
     uint32_t atomicDepth = 0;
+    uint32_t sectionsEntered = 0; // atomic sections begun (atomicDepth 0 → 1): names the current one
     uint8_t phase = 0; // second event of one instruction (cond_wait: the mutex re-acquire)
     bool finished = false;
     bool stopped = false; // an error, a cut or a bound ended this thread (not finished)

@@ -110,7 +110,7 @@ bool Executor::pushFrame(ThreadId t, uint32_t func, const uint64_t* args, uint32
     for (auto& [r, v] : fn.constants) R[r] = v;
     // Missing arguments (a K&R call with fewer arguments) read as 0; extra ones are dropped.
     for (uint32_t i = 0; i < fn.numParams; ++i) R[i] = i < nargs ? args[i] : 0;
-    if (atomic) ++th.atomicDepth;
+    if (atomic && th.atomicDepth++ == 0) ++th.sectionsEntered;
     th.frames.push_back(f);
     return true;
 }

@@ -8,6 +8,7 @@
 #include "core/explore/TraceBuilder.h"
 #include "core/explore/dfs/Dfs.h"
 #include "core/explore/unfolding/Qpor.h"
+#include "core/explore/vhb/Vhb.h"
 
 namespace skein::explore {
 
@@ -17,6 +18,8 @@ const std::vector<ExplorerInfo>& explorers() {
          &dfs::explore},
         {"qpor", "Quasi-Optimal POR over the unfolding (--alt=sdpor|kN|optimal); counts sleep-set blocked runs",
          &unfolding::explore},
+        {"vhb", "value-centric DPOR (VC-DPOR): one run per class of executions whose threads observe the same values",
+         &vhb::explore},
     };
     return list;
 }
@@ -148,6 +151,21 @@ bool collectErrors(ErrorCollector& errors, RaceDetector* races, const exec::Exec
         stop |= errors.add(f.key, std::move(f.report), ex, schedule, f.cut);
     }
     return stop;
+}
+
+bool countOutcome(const exec::Executor& ex, report::Stats& st, std::map<std::string, bool>& boundsSeen) {
+    switch (ex.status()) {
+    case exec::ExecStatus::Finished:
+    case exec::ExecStatus::Error: ++st.executions; return false;
+    case exec::ExecStatus::Unsupported: ++st.executions; return true;
+    case exec::ExecStatus::Cut:
+    case exec::ExecStatus::Running: ++st.blocked; return false; // Running: a deadlock or blocked atomic sections
+    case exec::ExecStatus::Bounded:
+        ++st.bounded;
+        boundsSeen[ex.boundReason()] = true;
+        return false;
+    }
+    return false;
 }
 
 double RunClock::elapsedMs() const {

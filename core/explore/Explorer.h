@@ -30,6 +30,9 @@ struct ExploreOptions {
     // qpor: U is pruned to Q_{C,D} once it has grown past this many events (then past twice its size after the
     // last pruning). 0 prunes at every return of Explore: the tests use it to check that pruning loses nothing.
     size_t qporPruneThreshold = 4096;
+    // vhb: enumerate the distinct final memories of each class (the final-state monitor, core/explore/vhb/DESIGN.md).
+    // Off: one final state per class (faster; the final-state count is then a lower bound).
+    bool vhbFinalStates = true;
     // Polled between executions: true = stop now (the result is bounded). check()/exploreProgram() also hand it
     // to the interpreter (exec.cancelled), which polls it every 64K instructions inside an execution.
     std::function<bool()> cancelled;
@@ -69,6 +72,7 @@ public:
     ErrorCollector(const ExploreOptions& opts, Observer* obs) : opts_(opts), observer_(obs) {}
     // True (and counts one more occurrence) when the error is already known.
     bool known(const ErrorKey& key);
+    bool has(const ErrorKey& key) const { return index_.count(key) != 0; } // known, without counting
     // Records a new error of the execution the executor just ran (`schedule` replays it). Returns true when the
     // exploration should stop (first error with --stop-on-first, or the error limit).
     // `cut` says where the counterexample ends in the executor's trace (see TraceBuilder.h).
@@ -108,6 +112,11 @@ FoundError raceError(const exec::Executor& ex, uint32_t first, uint32_t second);
 // exploration should stop.
 bool collectErrors(ErrorCollector& errors, class RaceDetector* races, const exec::Executor& ex,
                    const std::vector<report::Decision>& schedule);
+
+// Counts an execution that can go no further by how it ended: executions (complete or stopped at an error),
+// blocked (a deadlock, a cut, a blocked atomic section) or bounded (recording the bound in `boundsSeen`).
+// Returns true when the exploration must stop: the program reached a construct Skein does not model.
+bool countOutcome(const exec::Executor& ex, report::Stats& st, std::map<std::string, bool>& boundsSeen);
 
 // Budget/cancellation/progress bookkeeping shared by the explorers' main loops.
 class RunClock {

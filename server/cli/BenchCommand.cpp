@@ -205,6 +205,17 @@ int runBench(const std::vector<std::string>& args) {
                      << pct("ms_extensions") << " %, comb " << pct("ms_comb") << " %, cex " << pct("ms_cex") << " %";
                 counters = line.str();
                 std::cout << std::string(18, ' ') << counters << "\n";
+            } else if (c.contains("classes")) {
+                // vhb: classes (maximal traces), non-maximal nodes, closure calls and the time per phase.
+                double ms = s.value("elapsed_ms", 0.0);
+                auto pct = [&](const char* k) { return ms > 0 ? int(100.0 * num(k) / ms + 0.5) : 0; };
+                std::ostringstream line;
+                line << "classes " << uint64_t(num("classes")) << ", non-maximal " << uint64_t(num("non_maximal"))
+                     << ", closure calls " << uint64_t(num("closure_calls")) << " (" << uint64_t(num("infeasible_extensions"))
+                     << " infeasible); time: closure " << pct("closure_ms") << " %, realize " << pct("realize_ms")
+                     << " %, final-state monitor " << pct("monitor_ms") << " %";
+                counters = line.str();
+                std::cout << std::string(18, ' ') << counters << "\n";
             }
         }
         if (csv)

@@ -19,7 +19,10 @@ const char* kHelp = R"(usage: skein check [options] FILE.c [-- clang flags]
 
 exploration:
   --algo=NAME            explorer: qpor (default; falls back to dfs, with a note, on the few programs it
-                         cannot handle) or dfs (every interleaving, no reduction: the oracle)
+                         cannot handle), dfs (every interleaving, no reduction: the oracle) or vhb
+                         (value-centric DPOR: one run per class of executions whose threads observe the
+                         same values; no condition variables, free or memcpy yet)
+  --vhb-final-states=on|off  vhb: enumerate each class's distinct final memories (default on)
   --alt=MODE             qpor's alternatives: sdpor, k1, k2, ..., optimal (default)
   --skip-step=N          qpor's tree skip-list step (default 4)
   --unroll=N             bound each loop to N iterations per entry (0 = unbounded, the default;
@@ -117,6 +120,10 @@ std::optional<std::string> parseCheckArgs(const std::vector<std::string>& args, 
             req.options.alt = value(a);
             if (!explore::unfolding::parseAltMode(req.options.alt))
                 return "bad value in " + a + " (expected sdpor, k1, k2, ..., or optimal)";
+        } else if (a.rfind("--vhb-final-states=", 0) == 0) {
+            std::string v = value(a);
+            if (v != "on" && v != "off") return "bad value in " + a + " (expected on or off)";
+            req.options.vhbFinalStates = v == "on";
         } else if (a.rfind("--skip-step=", 0) == 0) {
             if (!numberOpt(req.options.skipStep) || req.options.skipStep < 2) return "bad value in " + a;
         } else if (a.rfind("--unroll=", 0) == 0) {

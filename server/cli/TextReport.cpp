@@ -87,6 +87,18 @@ void printText(std::ostream& os, const report::CheckResult& r) {
            << " %, alternatives (comb) " << pct(phases[2]) << " %, conflicting extensions " << pct(phases[3])
            << " %\n";
     }
+    // The vhb explorer's figures (issue 4): classes, closure calls and their cost, non-maximal nodes.
+    if (r.algorithm == "vhb" && s.extra.count("classes")) {
+        uint64_t classes = uint64_t(counter("classes"));
+        double total = s.elapsedMs > 0 ? s.elapsedMs : 1;
+        auto pct = [&](double ms) { return int(100.0 * ms / total + 0.5); };
+        os << "vhb:        " << classes << " classes (maximal traces), " << uint64_t(counter("non_maximal"))
+           << " non-maximal traces, " << uint64_t(counter("closure_calls")) << " closure calls ("
+           << formatMs(counter("closure_ms")) << ", " << uint64_t(counter("infeasible_extensions"))
+           << " infeasible extensions), " << formatMs(classes ? s.elapsedMs / double(classes) : 0) << " per class\n"
+           << "            time: closure " << pct(counter("closure_ms")) << " %, realize " << pct(counter("realize_ms"))
+           << " %, final-state monitor " << pct(counter("monitor_ms")) << " %\n";
+    }
 }
 
 void printDiagnostics(std::ostream& os, const std::vector<report::Diagnostic>& diags) {

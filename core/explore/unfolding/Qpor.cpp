@@ -131,23 +131,8 @@ void QporExplorer::recordMaximal() {
         result_.output = ex_.output();
         firstOutput_ = false;
     }
-    switch (ex_.status()) {
-    case ExecStatus::Finished:
-        ++st.executions;
-        finals_.insert(ex_.finalStateHash());
-        break;
-    case ExecStatus::Error: ++st.executions; break;
-    case ExecStatus::Unsupported:
-        ++st.executions;
-        stop_ = true;
-        break;
-    case ExecStatus::Cut: ++st.blocked; break;
-    case ExecStatus::Bounded:
-        ++st.bounded;
-        boundsSeen_[ex_.boundReason()] = true;
-        break;
-    case ExecStatus::Running: ++st.blocked; break; // a deadlock (reported above) or blocked atomic sections
-    }
+    if (countOutcome(ex_, st, boundsSeen_)) stop_ = true;
+    if (ex_.status() == ExecStatus::Finished) finals_.insert(ex_.finalStateHash());
 }
 
 // U := U ∩ Q_{C,D} (Alg. 1, line 13): keep C, D and the events in conflict with C ∪ D; then free what no kept

@@ -13,6 +13,7 @@
  * expect: => verdict=safe errors=none executions=101 traces=6 blocked=0 final_states=3
  * expect: --algo=qpor => verdict=safe errors=none executions=6 blocked=0 ssb=0
  * expect: --no-race-detection => verdict=safe errors=none executions=101 traces=6 blocked=0 final_states=3
+ * expect: --algo=vhb => verdict=safe errors=none executions=6 blocked=0 final_states=3
  */
 #include <pthread.h>
 

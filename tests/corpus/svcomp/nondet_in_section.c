@@ -10,7 +10,8 @@
  * footprint (x and y written, whatever the run), so it explores 4 executions where dfs counts 3 traces (the run
  * that writes x is ordered with t2's write of y all the same).
  *
- * expect: --algo=qpor --no-race-detection => verdict=error errors=assertion@35 executions=4 ssb=0
+ * expect: --algo=qpor --no-race-detection => verdict=error errors=assertion@36 executions=4 ssb=0
+ * expect: --algo=vhb --no-race-detection => verdict=error errors=assertion@36 executions=3 final_states=2
  */
 #include <pthread.h>
 #include <assert.h>

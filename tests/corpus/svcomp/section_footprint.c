@@ -10,8 +10,9 @@
  * section after t2's write writes y, t3's write of y before or after it: 2; total 3. The assertion fails when t2
  * and t3 both precede the section (y ends as 2); the two other complete executions end in distinct states.
  *
- * expect: --no-race-detection => verdict=error errors=assertion@39 traces=3 final_states=2
- * expect: --algo=qpor --no-race-detection => verdict=error errors=assertion@39 executions=4 ssb=0
+ * expect: --no-race-detection => verdict=error errors=assertion@40 traces=3 final_states=2
+ * expect: --algo=qpor --no-race-detection => verdict=error errors=assertion@40 executions=4 ssb=0
+ * expect: --algo=vhb --no-race-detection => verdict=error errors=assertion@40 executions=3 final_states=2
  */
 #include <pthread.h>
 #include <assert.h>

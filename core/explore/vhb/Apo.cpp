@@ -1,0 +1,313 @@
+#include "core/explore/vhb/Apo.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace skein::explore::vhb {
+
+size_t Apo::size() const {
+    size_t n = 0;
+    for (const auto& t : threads) n += t.size();
+    return n;
+}
+
+Order::Order(const Apo& a) : nthreads_(a.threads.size()) {
+    for (const auto& t : a.threads) {
+        offset_.push_back(uint32_t(n_));
+        n_ += t.size();
+    }
+    words_ = (n_ + 63) / 64;
+    rows_.assign(n_, std::vector<uint64_t>(words_, 0));
+    cols_.assign(n_, std::vector<uint64_t>(words_, 0));
+    // Program order (the paper's thread order TO), then create → the child's first event and the child's last
+    // event → join (Sec. 6, "spawn/join orderings").
+    for (uint32_t t = 0; t < a.threads.size(); ++t)
+        for (uint32_t i = 0; i + 1 < a.threads[t].size(); ++i) insert(id(t, i), id(t, i + 1));
+    for (uint32_t t = 0; t < a.threads.size(); ++t)
+        for (uint32_t i = 0; i < a.threads[t].size(); ++i) {
+            const SymEvent& e = a.threads[t][i];
+            if (e.other >= a.threads.size() || a.threads[e.other].empty()) continue;
+            if (e.op == Op::Create) insert(id(t, i), id(e.other, 0));
+            if (e.op == Op::Join) insert(id(e.other, uint32_t(a.threads[e.other].size() - 1)), id(t, i));
+        }
+    inserted = 0;
+}
+
+uint32_t Order::threadOf(uint32_t e) const {
+    auto it = std::upper_bound(offset_.begin(), offset_.end(), e);
+    uint32_t t = uint32_t(it - offset_.begin()) - 1;
+    // Empty threads share an offset with the next one: take the last thread starting at or before e.
+    while (t + 1 < offset_.size() && offset_[t + 1] <= e) ++t;
+    return t;
+}
+
+bool Order::insert(uint32_t a, uint32_t b) {
+    if (a == b || before(b, a)) return false;
+    if (before(a, b)) return true;
+    std::vector<uint64_t> xs = cols_[a], ys = rows_[b];
+    xs[a >> 6] |= uint64_t(1) << (a & 63);
+    ys[b >> 6] |= uint64_t(1) << (b & 63);
+    for (size_t w = 0; w < words_; ++w)
+        for (uint64_t bits = xs[w]; bits; bits &= bits - 1) {
+            auto& row = rows_[w * 64 + size_t(__builtin_ctzll(bits))];
+            for (size_t k = 0; k < words_; ++k) row[k] |= ys[k];
+        }
+    for (size_t w = 0; w < words_; ++w)
+        for (uint64_t bits = ys[w]; bits; bits &= bits - 1) {
+            auto& col = cols_[w * 64 + size_t(__builtin_ctzll(bits))];
+            for (size_t k = 0; k < words_; ++k) col[k] |= xs[k];
+        }
+    ++inserted;
+    return true;
+}
+
+void Order::computeRequired() {
+    req_.assign(n_ * nthreads_, 0);
+    for (uint32_t e = 0; e < n_; ++e)
+        for (uint32_t u = 0; u < nthreads_; ++u) {
+            uint32_t begin = offset_[u], end = u + 1 < nthreads_ ? offset_[u + 1] : uint32_t(n_);
+            for (uint32_t x = end; x > begin; --x)
+                if (before(x - 1, e)) {
+                    req_[size_t(e) * nthreads_ + u] = x - begin;
+                    break;
+                }
+        }
+}
+
+std::optional<Order> closure(const Apo& a) {
+    Order q(a);
+    // Accesses by location.
+    struct Access {
+        uint32_t id;
+        const SymEvent* ev;
+    };
+    std::vector<std::vector<Access>> writes(a.init.size()), reads(a.init.size());
+    for (uint32_t t = 0; t < a.threads.size(); ++t)
+        for (uint32_t i = 0; i < a.threads[t].size(); ++i) {
+            const SymEvent& e = a.threads[t][i];
+            if (e.writes()) writes[e.key].push_back({q.id(t, i), &e});
+            if (e.reads()) reads[e.key].push_back({q.id(t, i), &e});
+        }
+    // Alg. 1: repeat until no read violates a closure rule.
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t key = 0; key < reads.size(); ++key)
+            for (const Access& r : reads[key]) {
+                const uint64_t v = r.ev->rval;
+                // Some write of the location is Q-between w and r: w cannot be the one r observes.
+                auto overwritten = [&](uint32_t w) {
+                    return std::any_of(writes[key].begin(), writes[key].end(), [&](const Access& w2) {
+                        return w2.id != r.id && w2.id != w && q.before(w, w2.id) && q.before(w2.id, r.id);
+                    });
+                };
+                std::vector<uint32_t> visibleGood; // VisibleW_Q(r) ∩ GoodW(r)
+                bool someWriteBefore = false;
+                for (const Access& w : writes[key]) {
+                    if (w.id == r.id) continue;
+                    if (q.before(w.id, r.id)) someWriteBefore = true;
+                    if (w.ev->wval != v || q.before(r.id, w.id)) continue;
+                    if (!overwritten(w.id)) visibleGood.push_back(w.id);
+                }
+                // The initial value is observable while no write is ordered before r.
+                const bool initOk = a.init[key] == v && !someWriteBefore;
+                if (visibleGood.empty() && !initOk) return std::nullopt; // Alg. 2 line 2
+                auto minimum = [&](const std::vector<uint32_t>& ys) -> std::optional<uint32_t> {
+                    for (uint32_t m : ys)
+                        if (std::all_of(ys.begin(), ys.end(), [&](uint32_t y) { return y == m || q.before(m, y); }))
+                            return m;
+                    return std::nullopt;
+                };
+                auto order = [&](uint32_t x, uint32_t y) {
+                    if (q.before(x, y)) return true;
+                    changed = true;
+                    return q.insert(x, y);
+                };
+                // Rule 1 (Alg. 2): the initial value is ruled out and no good write precedes r yet: every
+                // realisation puts one before r, so the Q-least of them (when there is one) precedes r.
+                if (!initOk && std::none_of(visibleGood.begin(), visibleGood.end(),
+                                            [&](uint32_t g) { return q.before(g, r.id); }))
+                    if (auto m = minimum(visibleGood); m && !order(*m, r.id)) return std::nullopt;
+                // Rule 3 (Alg. 4): the last write known to precede r is bad: a good write must come between it
+                // and r; the Q-least candidate (when there is one) follows it.
+                std::vector<uint32_t> maxBefore;
+                for (const Access& w : writes[key]) {
+                    if (w.id != r.id && q.before(w.id, r.id) && !overwritten(w.id)) maxBefore.push_back(w.id);
+                }
+                if (maxBefore.size() == 1) {
+                    uint32_t b = maxBefore[0];
+                    bool bad = true;
+                    for (const Access& w : writes[key])
+                        if (w.id == b) bad = w.ev->wval != v;
+                    if (bad) {
+                        std::vector<uint32_t> between;
+                        for (uint32_t g : visibleGood)
+                            if (!q.before(g, b)) between.push_back(g);
+                        if (between.empty()) return std::nullopt;
+                        if (auto m = minimum(between); m && !order(b, *m)) return std::nullopt;
+                    }
+                }
+                // Rule 2 (Alg. 3): a bad write unordered with r that every good write precedes cannot precede r
+                // (the last write before r would be bad): r precedes it.
+                for (const Access& w : writes[key]) {
+                    if (w.id == r.id || w.ev->wval == v || q.before(w.id, r.id) || q.before(r.id, w.id)) continue;
+                    if (std::all_of(visibleGood.begin(), visibleGood.end(), [&](uint32_t g) { return q.before(g, w.id); }))
+                        if (!order(r.id, w.id)) return std::nullopt;
+                }
+            }
+    }
+    return q;
+}
+
+namespace {
+
+} // namespace
+
+// The thread that holds the others back in state `pos`: mid-way through an atomic section (Sec. 6 does not
+// have them; DESIGN.md "Atomic sections").
+uint32_t exclusiveThread(const Apo& a, const std::vector<uint32_t>& pos) {
+    for (uint32_t u = 0; u < a.threads.size(); ++u) {
+        const auto& evs = a.threads[u];
+        uint32_t p = pos[u];
+        if (p == 0) continue;
+        uint32_t s = evs[p - 1].section;
+        if (s == 0) continue;
+        if (p < evs.size() ? evs[p].section == s : bool(a.openSection[u])) return u;
+    }
+    return ~0u;
+}
+
+bool canStep(const Apo& a, const Order* q, const std::vector<uint32_t>& pos, const std::vector<uint64_t>& mem,
+             uint32_t t) {
+    const auto& evs = a.threads[t];
+    if (pos[t] >= evs.size()) return false;
+    const SymEvent& e = evs[pos[t]];
+    if (uint32_t x = exclusiveThread(a, pos); x != ~0u && x != t) return false;
+    if (pos[t] == 0) // a thread starts after its creator's create
+        for (uint32_t u = 0; u < a.threads.size(); ++u)
+            for (uint32_t i = 0; i < a.threads[u].size(); ++i)
+                if (a.threads[u][i].op == Op::Create && a.threads[u][i].other == t && pos[u] <= i) return false;
+    if (q) {
+        uint32_t id = q->id(t, pos[t]);
+        for (uint32_t u = 0; u < a.threads.size(); ++u)
+            if (u != t && pos[u] < q->required(id, u)) return false;
+    }
+    switch (e.op) {
+    case Op::Read:
+    case Op::Rmw: return mem[e.key] == e.rval;
+    case Op::Join: return pos[e.other] == a.threads[e.other].size() && a.finished[e.other];
+    default: return true;
+    }
+}
+
+bool search(const Apo& a, const Order* q, const std::function<bool(const SearchState&)>& visit,
+            SearchLimits* limits) {
+    const uint32_t nt = uint32_t(a.threads.size());
+    // A thread's first event needs its creator's create (without q, which has that edge).
+    std::vector<std::pair<uint32_t, uint32_t>> createdAt(nt, {~0u, 0});
+    for (uint32_t t = 0; t < nt; ++t)
+        for (uint32_t i = 0; i < a.threads[t].size(); ++i)
+            if (a.threads[t][i].op == Op::Create && a.threads[t][i].other < nt) createdAt[a.threads[t][i].other] = {t, i};
+    std::vector<uint32_t> pos(nt, 0);
+    std::vector<uint64_t> mem = a.init;
+    Linearisation path;
+    std::unordered_set<uint64_t> seen;
+    auto hash = [&] {
+        uint64_t h = 1469598103934665603ull;
+        for (uint32_t p : pos) h = (h ^ p) * 1099511628211ull;
+        for (uint64_t m : mem) h = (h ^ m) * 1099511628211ull;
+        return h;
+    };
+    struct Frame {
+        uint32_t next = 0;       // the next thread to try from this state
+        uint32_t stepped = ~0u;  // the thread stepped to reach the state above (for undo)
+        uint32_t key = 0;
+        uint64_t old = 0;
+        bool wrote = false;
+    };
+    std::vector<Frame> stack;
+    seen.insert(hash());
+    if (limits) limits->states++;
+    if (visit({pos, mem, path})) return true;
+    stack.push_back({});
+    while (!stack.empty()) {
+        Frame& f = stack.back();
+        bool moved = false;
+        while (f.next < nt) {
+            uint32_t t = f.next++;
+            if (pos[t] == 0 && createdAt[t].first != ~0u && pos[createdAt[t].first] <= createdAt[t].second) continue;
+            if (!canStep(a, q, pos, mem, t)) continue;
+            const SymEvent& e = a.threads[t][pos[t]];
+            Frame child;
+            child.stepped = t;
+            if (e.writes()) {
+                child.wrote = true;
+                child.key = e.key;
+                child.old = mem[e.key];
+                mem[e.key] = e.wval;
+            }
+            pos[t]++;
+            if (!seen.insert(hash()).second) {
+                pos[t]--;
+                if (child.wrote) mem[child.key] = child.old;
+                continue;
+            }
+            path.push_back(t);
+            if (limits) {
+                if (limits->maxStates && limits->states >= limits->maxStates) {
+                    limits->exhausted = true;
+                    return false;
+                }
+                limits->states++;
+            }
+            if (visit({pos, mem, path})) return true;
+            stack.push_back(child);
+            moved = true;
+            break;
+        }
+        if (moved) continue;
+        Frame done = stack.back();
+        stack.pop_back();
+        if (done.stepped != ~0u) {
+            pos[done.stepped]--;
+            if (done.wrote) mem[done.key] = done.old;
+            path.pop_back();
+        }
+    }
+    return false;
+}
+
+std::optional<Linearisation> realize(const Apo& a, const Order& q, SearchLimits* limits) {
+    std::optional<Linearisation> out;
+    search(
+        a, &q,
+        [&](const SearchState& s) {
+            for (uint32_t t = 0; t < a.threads.size(); ++t)
+                if (s.pos[t] != a.threads[t].size()) return false;
+            out = s.path;
+            return true;
+        },
+        limits);
+    return out;
+}
+
+bool respects(const Apo& a, const Linearisation& lin) {
+    const uint32_t nt = uint32_t(a.threads.size());
+    std::vector<uint32_t> pos(nt, 0);
+    std::vector<uint64_t> mem = a.init;
+    std::vector<std::pair<uint32_t, uint32_t>> createdAt(nt, {~0u, 0});
+    for (uint32_t t = 0; t < nt; ++t)
+        for (uint32_t i = 0; i < a.threads[t].size(); ++i)
+            if (a.threads[t][i].op == Op::Create && a.threads[t][i].other < nt) createdAt[a.threads[t][i].other] = {t, i};
+    for (uint32_t t : lin) {
+        if (t >= nt) return false;
+        if (pos[t] == 0 && createdAt[t].first != ~0u && pos[createdAt[t].first] <= createdAt[t].second) return false;
+        if (!canStep(a, nullptr, pos, mem, t)) return false;
+        const SymEvent& e = a.threads[t][pos[t]++];
+        if (e.writes()) mem[e.key] = e.wval;
+    }
+    for (uint32_t t = 0; t < nt; ++t)
+        if (pos[t] != a.threads[t].size()) return false;
+    return true;
+}
+
+} // namespace skein::explore::vhb

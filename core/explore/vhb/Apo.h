@@ -1,0 +1,104 @@
+#pragma once
+// Annotated partial orders (VC-DPOR, Sec. 4.1): a set of events (a prefix of each thread), the value each read
+// must observe, its good writes (the writes to its location with that value, Sec. 4.1 "GoodW"), and a partial
+// order Q ⊇ program order. `closure` strengthens Q with orderings every realisation must have (the three rules
+// of Alg. 2–4) or answers ⊥; `realize` finds a witness linearisation (Lemma 4.1) by a search restricted to the
+// closed order. Plain data over dense location ids: no executor, no LLVM (DESIGN.md beside this file).
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace skein::explore::vhb {
+
+enum class Op : uint8_t {
+    Read,   // observes `rval` at `key`
+    Write,  // writes `wval` at `key`
+    Rmw,    // observes `rval` then writes `wval` (if rmwWrites), nothing in between (atomics, lock)
+    Create, // starts thread `other`
+    Join,   // waits for thread `other` to finish
+    Local,  // a thread-local event (nondet, fence, program exit): orders nothing
+};
+
+struct SymEvent {
+    Op op = Op::Local;
+    uint32_t key = 0;      // dense location id (a memory word, or a mutex)
+    uint64_t rval = 0;     // Read/Rmw: the value it must observe
+    uint64_t wval = 0;     // Write/Rmw: the value it writes
+    bool rmwWrites = true; // Rmw: false for a failed compare-exchange
+    uint32_t other = 0;    // Create/Join: the other thread
+    uint32_t section = 0;  // nonzero: part of atomic section number `section` of its thread (runs alone)
+    bool reads() const { return op == Op::Read || op == Op::Rmw; }
+    bool writes() const { return op == Op::Write || (op == Op::Rmw && rmwWrites); }
+};
+
+// The events of one annotated partial order: per thread, a prefix of its events with their values.
+struct Apo {
+    std::vector<std::vector<SymEvent>> threads;
+    std::vector<uint64_t> init;   // per key: the initial value (the paper's initial write event)
+    std::vector<bool> finished;   // per thread: it has finished after its events (a join can pass)
+    std::vector<bool> openSection; // per thread: its last event is inside an atomic section not yet closed, so
+                                   // nothing of another thread can follow it
+    size_t size() const;
+};
+
+// The partial order Q over an Apo's events, transitively closed, as bit rows: ids are (thread, index) flattened.
+class Order {
+public:
+    explicit Order(const Apo& a);
+    uint32_t id(uint32_t t, uint32_t i) const { return offset_[t] + i; }
+    uint32_t threadOf(uint32_t e) const;
+    size_t size() const { return n_; }
+    bool before(uint32_t a, uint32_t b) const { return (rows_[a][b >> 6] >> (b & 63)) & 1; }
+    // Inserts a → b and closes transitively. False when it makes a cycle (b is already before a).
+    bool insert(uint32_t a, uint32_t b);
+    // For the search: the number of events of thread u that must precede e (from Q).
+    uint32_t required(uint32_t e, uint32_t u) const { return req_[size_t(e) * nthreads_ + u]; }
+    void computeRequired();
+    uint64_t inserted = 0; // orderings the closure added (beyond program order, create and join)
+
+private:
+    size_t n_ = 0, words_ = 0, nthreads_ = 0;
+    std::vector<uint32_t> offset_;
+    std::vector<std::vector<uint64_t>> rows_; // rows_[a] bit b: a < b
+    std::vector<std::vector<uint64_t>> cols_; // cols_[b] bit a: a < b
+    std::vector<uint32_t> req_;
+};
+
+// Alg. 1 (with Rules 1–3 of Alg. 2–4 generalised to any number of threads, DESIGN.md "Closure"): the closure of
+// (a, program order + create/join), or nullopt (⊥) when some read can observe none of its good writes in any
+// linearisation. Only adds orderings that hold in every linearisation respecting the good writes.
+std::optional<Order> closure(const Apo& a);
+
+// A linearisation as the sequence of threads that take a step.
+using Linearisation = std::vector<uint32_t>;
+
+// The search behind Realize: depth-first over the states (events done per thread, memory) reachable by
+// linearisations of prefixes of `a` that respect `q` (when given), the values each read must observe and the
+// atomic sections. `visit` is called on each new state (after `path`): return true to stop the search there.
+struct SearchState {
+    const std::vector<uint32_t>& pos;
+    const std::vector<uint64_t>& mem;
+    const Linearisation& path;
+};
+struct SearchLimits {
+    uint64_t maxStates = 0; // 0: no limit
+    uint64_t states = 0;    // out: states visited
+    bool exhausted = false; // out: stopped at maxStates
+};
+bool search(const Apo& a, const Order* q, const std::function<bool(const SearchState&)>& visit,
+            SearchLimits* limits = nullptr);
+// Can thread t take its next event in state (pos, mem)? (Its Q-predecessors done, values, sections, join.)
+bool canStep(const Apo& a, const Order* q, const std::vector<uint32_t>& pos, const std::vector<uint64_t>& mem,
+             uint32_t t);
+
+// The thread mid-way through an atomic section in state `pos` (only it may run), or ~0u.
+uint32_t exclusiveThread(const Apo& a, const std::vector<uint32_t>& pos);
+
+// Lemma 4.1: a linearisation of all of a's events respecting q and the values, or nothing.
+std::optional<Linearisation> realize(const Apo& a, const Order& q, SearchLimits* limits = nullptr);
+
+// Does the linearisation respect the values every read must observe (and the sections, creates and joins)?
+bool respects(const Apo& a, const Linearisation& lin);
+
+} // namespace skein::explore::vhb

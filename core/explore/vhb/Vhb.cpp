@@ -1,0 +1,733 @@
+// The vhb explorer (VC-DPOR, Alg. 5–7) over the executor. A node of the exploration is an annotated partial
+// order: the events each thread has executed and the value each of its reads observes. Its witness schedule
+// (Realize, Lemma 4.1) is replayed in the executor, extended by every write-like event that is enabled
+// (WExtend, Alg. 5 line 2), and each thread's next read-like event is tried with every value it may observe
+// (ExtendRoot/ExtendLeaf, Alg. 6–7): each feasible extension (Closure, Alg. 1, then Realize) is a child.
+#include "core/explore/vhb/Vhb.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/explore/RaceDetector.h"
+#include "core/explore/vhb/Apo.h"
+
+namespace skein::explore::vhb {
+
+using exec::ExecStatus;
+using model::Event;
+using model::EventKind;
+using model::ThreadId;
+
+namespace {
+
+// SKEIN_VHB_TRACE=1 prints the nodes and extensions (a debugging aid, not an interface).
+const bool kTrace = std::getenv("SKEIN_VHB_TRACE") != nullptr;
+
+uint64_t mask(uint64_t v, uint32_t size) { return size >= 8 ? v : v & ((uint64_t(1) << (8 * size)) - 1); }
+
+uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull; }
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// A node's events with the decisions that replay them (the choice of each event, per thread).
+struct Node {
+    Apo apo;
+    std::vector<std::vector<uint32_t>> choices;
+};
+
+class VhbExplorer {
+public:
+    VhbExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs)
+        : opts_(o), obs_(obs), clock_(o), errors_(o, obs), ex_(p, o.exec) {}
+    report::CheckResult run();
+
+private:
+    const ExploreOptions& opts_;
+    Observer* obs_;
+    report::CheckResult result_;
+    RunClock clock_;
+    ErrorCollector errors_;
+    exec::Executor ex_;
+    RaceDetector races_;
+    // Locations: dense keys for memory words (by address, one access size each) and mutexes.
+    std::map<std::pair<uint8_t, uint64_t>, uint32_t> keys_;
+    std::map<uint64_t, uint32_t> keyOfWord_; // aligned word → key: mixed-size accesses are detected here
+    std::vector<uint32_t> keySize_;
+    std::vector<bool> keyIsMutex_;
+    std::vector<std::optional<uint64_t>> init_;
+    std::set<uint32_t> writtenThisRun_;
+    std::unordered_set<uint64_t> visited_, finals_;
+    std::unordered_map<uint64_t, bool> attempted_; // extension → realisable (decided once)
+    struct Work {
+        std::vector<report::Decision> schedule;
+    };
+    std::vector<Work> work_;
+    std::set<ErrorKey> racesFound_;
+    std::vector<report::Decision> schedule_;
+    std::optional<std::string> limit_;
+    std::map<std::string, bool> boundsSeen_;
+    bool stop_ = false, sampled_ = false, firstOutput_ = true;
+    // Counters (Stats::extra).
+    uint64_t classes_ = 0, nonMaximal_ = 0, closureCalls_ = 0, realizeCalls_ = 0, infeasible_ = 0,
+             searchStates_ = 0, revisits_ = 0, orderings_ = 0, monitorStates_ = 0;
+    double closureMs_ = 0, realizeMs_ = 0, monitorMs_ = 0;
+
+    void setLimit(std::string why) {
+        if (!limit_) limit_ = std::move(why);
+    }
+    uint32_t key(uint8_t kind, uint64_t addr, uint32_t size);
+    void learnInit(ThreadId t, bool stepping = true);
+    bool replay(const std::vector<report::Decision>& schedule);
+    void writeExtend();
+    std::optional<SymEvent> symbolic(const Event& e);
+    Node build();
+    static uint64_t hashOf(const Node& n);
+    // One extension of a node by thread t: its next event, or a whole atomic section (DESIGN.md).
+    struct Ext {
+        std::vector<SymEvent> evs;
+        std::vector<uint32_t> choices;
+        bool open = false; // ends inside its atomic section (it blocked there)
+    };
+    std::vector<Ext> candidates(const Node& n, ThreadId t);
+    std::vector<Ext> sectionCandidates(const Node& n, ThreadId t);
+    std::set<uint64_t> valuesOf(const Node& n, uint32_t key, const std::vector<SymEvent>& more) const;
+    void stepExec(ThreadId t, uint32_t choice);
+    std::vector<std::vector<uint32_t>> sectionOf_; // per thread, per event of the executor's trace: its section
+    void visit(const Work& w);
+    void findRaces(const Node& n);
+    std::optional<std::vector<report::Decision>> realizeChild(const Node& child);
+    std::vector<report::Decision> toSchedule(const Node& n, const Linearisation& lin) const;
+    void monitorFinalStates(const Node& n);
+    void finishStats();
+};
+
+uint32_t VhbExplorer::key(uint8_t kind, uint64_t addr, uint32_t size) {
+    auto [it, fresh] = keys_.try_emplace({kind, addr}, uint32_t(keySize_.size()));
+    if (fresh) {
+        keySize_.push_back(size);
+        keyIsMutex_.push_back(kind == 1);
+        init_.push_back(kind == 1 ? std::optional<uint64_t>(0) : std::nullopt); // a mutex starts unlocked
+    }
+    uint32_t k = it->second;
+    if (kind == 0) {
+        if (keySize_[k] != size) setLimit("mixed-size accesses to one location");
+        for (uint64_t w = addr & ~uint64_t(model::kWordSize - 1); w < addr + size; w += model::kWordSize) {
+            auto [wit, wfresh] = keyOfWord_.try_emplace(w, k);
+            if (!wfresh && wit->second != k) setLimit("overlapping accesses of different sizes or addresses");
+        }
+    }
+    return k;
+}
+
+// The initial value of a location is what it holds before its first write of an execution (the paper's
+// initial event, Sec. 2): learnt from the executor on the way.
+void VhbExplorer::learnInit(ThreadId t, bool stepping) {
+    const Event& p = ex_.thread(t).pending;
+    if (!p.isMemory() || p.kind == EventKind::Copy || p.kind == EventKind::Free || p.size2) return;
+    if (p.size == 0 || p.size > 8) return;
+    uint32_t k = key(0, p.addr, p.size);
+    if (!init_[k] && !writtenThisRun_.count(k))
+        if (auto v = ex_.peek(p.addr, p.size)) init_[k] = mask(*v, p.size);
+    if (stepping && p.writes()) writtenThisRun_.insert(k);
+}
+
+void VhbExplorer::stepExec(ThreadId t, uint32_t choice) {
+    learnInit(t);
+    if (sectionOf_.size() <= t) sectionOf_.resize(t + 1);
+    sectionOf_[t].push_back(ex_.atomicSectionId(t));
+    ex_.step(t, choice);
+}
+
+bool VhbExplorer::replay(const std::vector<report::Decision>& schedule) {
+    ex_.reset();
+    writtenThisRun_.clear();
+    sectionOf_.clear();
+    for (const report::Decision& d : schedule) {
+        if (d.thread >= ex_.numThreads() || !ex_.enabled(d.thread)) return false;
+        stepExec(d.thread, d.choice);
+    }
+    schedule_ = schedule;
+    return true;
+}
+
+// WExtend (Alg. 5 line 2): run every thread through its write-like events (writes, unlocks, creates, ...) up to
+// its next read-like one. They observe nothing, so appending them keeps the node realisable.
+void VhbExplorer::writeExtend() {
+    for (bool progress = true; progress && ex_.status() == ExecStatus::Running && !limit_;) {
+        progress = false;
+        for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
+            // An atomic section is one extension (sectionCandidates), never written out piecemeal.
+            if (!ex_.enabled(t) || ex_.inAtomicSection(t)) continue;
+            const exec::ThreadView& v = ex_.thread(t);
+            switch (v.pending.kind) {
+            case EventKind::Write:
+            case EventKind::Unlock:
+            case EventKind::ThreadCreate:
+            case EventKind::Fence:
+            case EventKind::ProgramExit: break;
+            case EventKind::Nondet:
+                if (v.choices == 1) break;
+                continue;
+            default: continue;
+            }
+            stepExec(t, 0);
+            schedule_.push_back({t, 0});
+            progress = true;
+        }
+    }
+}
+
+std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
+    SymEvent s;
+    auto memory = [&]() -> bool {
+        if (e.size == 0 || e.size > 8) {
+            setLimit("accesses wider than 8 bytes");
+            return false;
+        }
+        s.key = key(0, e.addr, e.size);
+        return true;
+    };
+    switch (e.kind) {
+    case EventKind::Read:
+        if (e.size2) {
+            setLimit("string comparisons (two-range reads)");
+            return std::nullopt;
+        }
+        if (!memory()) return std::nullopt;
+        s.op = Op::Read;
+        s.rval = mask(e.value, e.size);
+        return s;
+    case EventKind::Write:
+        if (!memory()) return std::nullopt;
+        s.op = Op::Write;
+        s.wval = mask(e.value, e.size);
+        return s;
+    case EventKind::Rmw:
+        if (!memory()) return std::nullopt;
+        s.op = Op::Rmw;
+        s.rval = mask(e.value, e.size);
+        s.wval = mask(e.value2, e.size);
+        s.rmwWrites = e.rmwWrote;
+        return s;
+    // A mutex is a location: lock = read 0 and write 1 with nothing in between, unlock = write 0 (DESIGN.md).
+    case EventKind::Lock:
+        s = {Op::Rmw, key(1, e.addr, 0), 0, 1};
+        return s;
+    case EventKind::TryLock:
+        if (e.value == 1) s = {Op::Rmw, key(1, e.addr, 0), 0, 1};
+        else s = {Op::Read, key(1, e.addr, 0), 1, 0};
+        return s;
+    case EventKind::Unlock:
+        s = {Op::Write, key(1, e.addr, 0), 0, 0};
+        return s;
+    case EventKind::ThreadCreate:
+        s.op = Op::Create;
+        s.other = uint32_t(e.value);
+        return s;
+    case EventKind::ThreadJoin:
+        s.op = Op::Join;
+        s.other = uint32_t(e.value);
+        return s;
+    case EventKind::Nondet:
+    case EventKind::Fence:
+    case EventKind::ProgramExit: return s;
+    case EventKind::CondWait:
+    case EventKind::CondSignal:
+    case EventKind::CondBroadcast: setLimit("condition variables"); return std::nullopt;
+    case EventKind::Free: setLimit("free()"); return std::nullopt;
+    case EventKind::Copy: setLimit("memcpy-like copies"); return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+Node VhbExplorer::build() {
+    Node n;
+    size_t nt = ex_.numThreads();
+    n.apo.threads.resize(nt);
+    n.choices.resize(nt);
+    for (const report::Decision& d : schedule_) n.choices[d.thread].push_back(d.choice);
+    for (const Event& e : ex_.trace()) {
+        auto s = symbolic(e);
+        auto& th = n.apo.threads[e.tid];
+        SymEvent sym = s.value_or(SymEvent{});
+        sym.section = e.tid < sectionOf_.size() && th.size() < sectionOf_[e.tid].size() ? sectionOf_[e.tid][th.size()] : 0;
+        th.push_back(sym);
+    }
+    n.apo.finished.resize(nt);
+    n.apo.openSection.assign(nt, false);
+    for (ThreadId t = 0; t < nt; ++t) {
+        const auto& th = n.apo.threads[t];
+        n.apo.finished[t] = ex_.thread(t).state == exec::ThreadState::Finished;
+        n.apo.openSection[t] = !th.empty() && th.back().section && ex_.atomicSectionId(t) == th.back().section;
+    }
+    n.apo.init.resize(init_.size());
+    for (size_t k = 0; k < init_.size(); ++k) n.apo.init[k] = init_[k].value_or(0);
+    return n;
+}
+
+uint64_t VhbExplorer::hashOf(const Node& n) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t t = 0; t < n.apo.threads.size(); ++t) {
+        h = mix(h, 0xfeed0000 + t);
+        for (size_t i = 0; i < n.apo.threads[t].size(); ++i) {
+            const SymEvent& e = n.apo.threads[t][i];
+            h = mix(mix(mix(mix(mix(h, uint64_t(e.op)), e.key), e.rval), e.wval), e.other);
+            h = mix(h, i < n.choices[t].size() ? n.choices[t][i] : 0);
+        }
+    }
+    return h;
+}
+
+// ExtendRoot/ExtendLeaf (Alg. 6–7) for thread t: its next event with each value it may observe — the values
+// of the writes to its location in the node, and the initial value (the candidate writes M_t(r), grouped by
+// value: the paper's good-writes of the extension).
+std::set<uint64_t> VhbExplorer::valuesOf(const Node& n, uint32_t key, const std::vector<SymEvent>& more) const {
+    std::set<uint64_t> values;
+    if (init_[key]) values.insert(*init_[key]);
+    for (const auto& th : n.apo.threads)
+        for (const SymEvent& e : th)
+            if (e.writes() && e.key == key) values.insert(e.wval);
+    for (const SymEvent& e : more)
+        if (e.writes() && e.key == key) values.insert(e.wval);
+    return values;
+}
+
+std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t) {
+    std::vector<Ext> out;
+    const exec::ThreadView& v = ex_.thread(t);
+    if (v.state == exec::ThreadState::Finished || v.state == exec::ThreadState::Stopped) return out;
+    const Event& p = v.pending;
+    if (kTrace)
+        std::fprintf(stderr, "  thread %u state %d pending %s\n", t, int(v.state),
+                     std::string(model::eventKindName(p.kind)).c_str());
+    if (ex_.inAtomicSection(t)) return sectionCandidates(n, t);
+    auto single = [&](SymEvent e, uint32_t choice) { out.push_back({{e}, {choice}, false}); };
+    if (p.kind == EventKind::Nondet) {
+        for (uint32_t c = 0; c < v.choices; ++c) single(SymEvent{}, c);
+        return out;
+    }
+    learnInit(t, /*stepping=*/false);
+    auto base = symbolic(p);
+    if (!base || limit_) return out;
+    if (p.kind == EventKind::TryLock) {
+        single({Op::Rmw, base->key, 0, 1}, 0);
+        single({Op::Read, base->key, 1, 0}, 0);
+        return out;
+    }
+    if (p.kind != EventKind::Read && p.kind != EventKind::Rmw) {
+        single(*base, 0);
+        return out;
+    }
+    for (uint64_t val : valuesOf(n, base->key, {})) {
+        SymEvent s = *base;
+        s.rval = val;
+        if (p.kind == EventKind::Rmw) {
+            // What it writes depends on what it reads: ask the executor (on a copy).
+            auto e = ex_.probe(t, val);
+            if (!e) continue;
+            s.wval = mask(e->value2, p.size);
+            s.rmwWrites = e->rmwWrote;
+        }
+        single(s, 0);
+    }
+    return out;
+}
+
+// An SV-COMP atomic section runs alone: it is added to a node as one extension, all its events at once (a
+// linearisation keeps them contiguous: Apo's sections). Each way through it — every value each of its reads may
+// observe, every outcome of a nondet value or a trylock — is one extension; the executor runs the section on
+// copies, with each read forced to the value tried (Executor::forceStep), as if the section ran alone.
+std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, ThreadId t) {
+    std::vector<Ext> out;
+    Ext cur;
+    size_t budget = 100'000; // section paths
+    std::function<void(const exec::Executor&)> expand = [&](const exec::Executor& c) {
+        const exec::ThreadView& v = c.thread(t);
+        bool alive = v.state != exec::ThreadState::Finished && v.state != exec::ThreadState::Stopped;
+        if (!alive || !c.inAtomicSection(t) || (!cur.evs.empty() && c.atomicSectionId(t) != cur.evs.back().section)) {
+            if (!cur.evs.empty()) out.push_back(cur);
+            return;
+        }
+        if (budget-- == 0) {
+            setLimit("an atomic section with over 100000 ways through it");
+            return;
+        }
+        const Event p = v.pending;
+        const uint32_t section = c.atomicSectionId(t);
+        struct Outcome {
+            uint32_t choice = 0;
+            std::optional<uint64_t> value;
+            std::optional<bool> free;
+        };
+        std::vector<Outcome> outcomes;
+        if (p.kind == EventKind::Nondet) {
+            for (uint32_t k = 0; k < v.choices; ++k) outcomes.push_back({k, {}, {}});
+        } else if (p.kind == EventKind::Lock) {
+            outcomes.push_back({0, {}, true});
+        } else if (p.kind == EventKind::TryLock) {
+            outcomes.push_back({0, {}, true});
+            outcomes.push_back({0, {}, false});
+        } else if (p.kind == EventKind::Read || p.kind == EventKind::Rmw) {
+            auto base = symbolic(p);
+            if (!base) return;
+            uint32_t k = base->key;
+            if (!init_[k] && !writtenThisRun_.count(k) &&
+                std::none_of(cur.evs.begin(), cur.evs.end(), [&](const SymEvent& e) { return e.writes() && e.key == k; }))
+                if (auto val = c.peek(p.addr, p.size)) init_[k] = mask(*val, p.size);
+            for (uint64_t val : valuesOf(n, k, cur.evs)) outcomes.push_back({0, val, {}});
+        } else {
+            outcomes.push_back({});
+        }
+        bool any = false;
+        for (const Outcome& o : outcomes) {
+            auto next = c.forceStep(t, o.choice, o.value, o.free);
+            if (!next) continue;
+            any = true;
+            auto s = symbolic(next->trace().back());
+            if (!s || limit_) return;
+            s->section = section;
+            cur.evs.push_back(*s);
+            cur.choices.push_back(o.choice);
+            expand(*next);
+            cur.evs.pop_back();
+            cur.choices.pop_back();
+            if (limit_) return;
+        }
+        if (!any && !cur.evs.empty()) { // it blocks inside the section: nothing else runs after it
+            Ext e = cur;
+            e.open = true;
+            out.push_back(e);
+        }
+    };
+    expand(ex_);
+    return out;
+}
+
+std::vector<report::Decision> VhbExplorer::toSchedule(const Node& n, const Linearisation& lin) const {
+    std::vector<report::Decision> out;
+    std::vector<size_t> next(n.apo.threads.size(), 0);
+    for (uint32_t t : lin) {
+        size_t i = next[t]++;
+        out.push_back({t, i < n.choices[t].size() ? n.choices[t][i] : 0});
+    }
+    return out;
+}
+
+std::optional<std::vector<report::Decision>> VhbExplorer::realizeChild(const Node& child) {
+    auto t0 = Clock::now();
+    ++closureCalls_;
+    auto q = closure(child.apo);
+    closureMs_ += msSince(t0);
+    if (!q) return std::nullopt;
+    orderings_ += q->inserted;
+    t0 = Clock::now();
+    ++realizeCalls_;
+    q->computeRequired();
+    SearchLimits limits;
+    auto lin = realize(child.apo, *q, &limits);
+    searchStates_ += limits.states;
+    realizeMs_ += msSince(t0);
+    if (!lin) return std::nullopt;
+    return toSchedule(child, *lin);
+}
+
+// The final-state monitor: the node fixes what every thread observes, not the order of the last writes to each
+// location; the distinct final memories are the complete linearisations' (DESIGN.md "Final states").
+void VhbExplorer::monitorFinalStates(const Node& n) {
+    auto t0 = Clock::now();
+    auto q = closure(n.apo);
+    if (!q) return;
+    q->computeRequired();
+    std::map<uint64_t, Linearisation> memories;
+    SearchLimits limits;
+    limits.maxStates = 2'000'000;
+    search(
+        n.apo, &*q,
+        [&](const SearchState& s) {
+            for (uint32_t t = 0; t < n.apo.threads.size(); ++t)
+                if (s.pos[t] != n.apo.threads[t].size()) return false;
+            uint64_t h = 1469598103934665603ull;
+            for (uint64_t m : s.mem) h = mix(h, m);
+            memories.try_emplace(h, s.path);
+            return false;
+        },
+        &limits);
+    monitorStates_ += limits.states;
+    if (limits.exhausted) boundsSeen_["vhb: the final-state monitor gave up on a class with over 2M states"] = true;
+    if (memories.size() <= 1) {
+        finals_.insert(ex_.finalStateHash());
+    } else {
+        for (auto& [_, lin] : memories)
+            if (replay(toSchedule(n, lin))) finals_.insert(ex_.finalStateHash());
+    }
+    monitorMs_ += msSince(t0);
+}
+
+void VhbExplorer::visit(const Work& w) {
+    const std::vector<report::Decision>& schedule = w.schedule;
+    report::Stats& st = result_.stats;
+    if (!replay(schedule)) {
+        setLimit("internal: a realisation did not replay in the executor");
+        return;
+    }
+    writeExtend();
+    if (limit_) return;
+    Node node = build();
+    if (limit_) return;
+    if (!visited_.insert(hashOf(node)).second) {
+        ++revisits_;
+        return;
+    }
+    if (kTrace) {
+        std::fprintf(stderr, "node:");
+        for (const Event& e : ex_.trace())
+            std::fprintf(stderr, " t%u:%s@%llx=%llu", e.tid, std::string(model::eventKindName(e.kind)).c_str(),
+                         (unsigned long long)(e.addr & 0xffff), (unsigned long long)e.value);
+        std::fprintf(stderr, "\n");
+    }
+    st.events += ex_.trace().size();
+    st.instructions += ex_.instructions();
+    if (ex_.sampledNondet()) sampled_ = true;
+    if (firstOutput_ && ex_.status() == ExecStatus::Finished) {
+        result_.output = ex_.output();
+        firstOutput_ = false;
+    }
+    if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, ex_, schedule_)) stop_ = true;
+    const ExecStatus status = ex_.status();
+
+    size_t children = 0;
+    for (ThreadId t = 0; t < ex_.numThreads() && !limit_; ++t)
+        for (const Ext& ext : candidates(node, t)) {
+            Node child = node;
+            // Keys (and initial values) the candidates met for the first time.
+            child.apo.init.resize(init_.size());
+            for (size_t k = node.apo.init.size(); k < init_.size(); ++k) child.apo.init[k] = init_[k].value_or(0);
+            child.apo.threads[t].insert(child.apo.threads[t].end(), ext.evs.begin(), ext.evs.end());
+            child.apo.finished[t] = false;
+            child.apo.openSection[t] = ext.open;
+            child.choices[t].resize(node.apo.threads[t].size());
+            child.choices[t].insert(child.choices[t].end(), ext.choices.begin(), ext.choices.end());
+            auto [it, fresh] = attempted_.try_emplace(hashOf(child), false);
+            if (!fresh) {
+                children += it->second; // decided before: explored from there when realisable
+                continue;
+            }
+            if (kTrace)
+                std::fprintf(stderr, "  extend t%u by %zu events, first op%d key%u rval%llu wval%llu\n", t,
+                             ext.evs.size(), int(ext.evs[0].op), ext.evs[0].key, (unsigned long long)ext.evs[0].rval,
+                             (unsigned long long)ext.evs[0].wval);
+            if (auto s = realizeChild(child)) {
+                work_.push_back({std::move(*s)});
+                it->second = true;
+                ++children;
+            } else {
+                ++infeasible_;
+            }
+        }
+    if (limit_) return;
+    if (children) {
+        ++nonMaximal_;
+    } else {
+        // A maximal node: no thread can take another event in any realisation — one class (a maximal trace).
+        if (countOutcome(ex_, st, boundsSeen_)) stop_ = true;
+        // Classes: complete executions, errors and deadlocks (what dfs counts as Mazurkiewicz traces).
+        if (status == ExecStatus::Finished || status == ExecStatus::Error || status == ExecStatus::Running) ++classes_;
+        if (status == ExecStatus::Finished) {
+            if (opts_.vhbFinalStates) monitorFinalStates(node);
+            else finals_.insert(ex_.finalStateHash());
+        }
+    }
+    // Last: both replay other linearisations in the executor.
+    if (opts_.detectRaces && !stop_) findRaces(node);
+}
+
+// Data races: two conflicting accesses of different threads (one a write, not both atomic) that some execution
+// of the node runs back to back — then nothing orders them (DESIGN.md "Data races"). The witness execution only
+// shows the races of one linearisation, so each new event is paired with the node's earlier conflicting ones and
+// a prefix ending with the pair adjacent is searched for.
+void VhbExplorer::findRaces(const Node& n) {
+    // A copy: the replays below change the executor's trace. (Any linearisation of the node has the same events
+    // per thread.)
+    const std::vector<Event> trace = ex_.trace();
+    std::vector<std::vector<uint32_t>> traceIndex(n.apo.threads.size());
+    for (uint32_t i = 0; i < trace.size(); ++i) traceIndex[trace[i].tid].push_back(i);
+    struct Access {
+        uint32_t t, i;
+    };
+    std::vector<Access> accesses;
+    for (uint32_t t = 0; t < n.apo.threads.size(); ++t)
+        for (uint32_t i = 0; i < n.apo.threads[t].size(); ++i) {
+            const SymEvent& e = n.apo.threads[t][i];
+            if ((e.reads() || e.writes()) && !keyIsMutex_[e.key]) accesses.push_back({t, i});
+        }
+    // The mutexes each access holds: two accesses under a common mutex cannot be adjacent (a cheap filter).
+    std::vector<std::vector<std::vector<uint32_t>>> held(n.apo.threads.size());
+    for (uint32_t t = 0; t < n.apo.threads.size(); ++t) {
+        std::vector<uint32_t> locks;
+        for (const SymEvent& e : n.apo.threads[t]) {
+            bool mutex = (e.op == Op::Rmw || e.op == Op::Write) && keyIsMutex_[e.key];
+            if (mutex && e.op == Op::Rmw && e.wval == 1) locks.push_back(e.key);
+            if (mutex && e.op == Op::Write) std::erase(locks, e.key);
+            held[t].push_back(locks);
+        }
+    }
+    auto commonLock = [&](uint32_t t1, uint32_t i1, uint32_t t2, uint32_t i2) {
+        for (uint32_t m : held[t1][i1])
+            if (std::find(held[t2][i2].begin(), held[t2][i2].end(), m) != held[t2][i2].end()) return true;
+        return false;
+    };
+    auto acquires = [&](uint32_t t, uint32_t k) {
+        const SymEvent& e = n.apo.threads[t][k];
+        if (e.reads() && keyIsMutex_[e.key]) return true; // a lock
+        return e.reads() && trace[traceIndex[t][k]].atomic;
+    };
+    auto touches = [&](uint32_t t, uint32_t k, uint32_t key) {
+        const SymEvent& e = n.apo.threads[t][k];
+        return e.writes() && e.key == key; // a later write of the location becomes the detector's last one
+    };
+    // Program order with create and join: two accesses it orders cannot be adjacent in any linearisation.
+    const Order base(n.apo);
+    for (const Access& b : accesses) {
+        const SymEvent& eb = n.apo.threads[b.t][b.i];
+        const Event& tb = trace[traceIndex[b.t][b.i]];
+        for (const Access& a : accesses) {
+            // Each unordered pair once (b's thread after a's); pairs of events the parent had were tried there,
+            // but with the parent's values: a node's values can make a pair adjacent that was not before.
+            if (a.t >= b.t || commonLock(a.t, a.i, b.t, b.i)) continue;
+            if (base.before(base.id(a.t, a.i), base.id(b.t, b.i)) || base.before(base.id(b.t, b.i), base.id(a.t, a.i)))
+                continue;
+            const SymEvent& ea = n.apo.threads[a.t][a.i];
+            const Event& ta = trace[traceIndex[a.t][a.i]];
+            if (ea.key != eb.key || !(ea.writes() || eb.writes()) || (ta.atomic && tb.atomic)) continue;
+            ErrorKey key = ErrorKey::race(ta.loc, tb.loc);
+            if (racesFound_.count(key) || errors_.has(key)) continue;
+            for (int order = 0; order < 2; ++order) {
+                Access first = order ? b : a, second = order ? a : b;
+                const SymEvent& e1 = n.apo.threads[first.t][first.i];
+                const SymEvent& e2 = n.apo.threads[second.t][second.i];
+                std::optional<Linearisation> found;
+                uint32_t firstAt = 0;
+                SearchLimits limits;
+                limits.maxStates = 200'000;
+                search(
+                    n.apo, nullptr,
+                    [&](const SearchState& s) {
+                        // Between first and second: the rest of first's atomic section (it runs before anything
+                        // else), then events of second's thread that acquire nothing first's thread released
+                        // after first (RaceDetector: a lock from an unlock, an atomic read from an atomic write, a
+                        // join) — then nothing orders first before second, as for the race detector. Neither
+                        // side may write the location again (the detector compares with the last write).
+                        if (s.pos[first.t] != first.i || s.pos[second.t] > second.i) return false;
+                        if (!canStep(n.apo, nullptr, s.pos, s.mem, first.t)) return false;
+                        auto pos = s.pos;
+                        auto mem = s.mem;
+                        Linearisation path = s.path;
+                        firstAt = uint32_t(path.size());
+                        std::vector<uint32_t> released; // locations first's thread wrote from first on
+                        auto step = [&](uint32_t t) {
+                            const SymEvent& e = n.apo.threads[t][pos[t]++];
+                            path.push_back(t);
+                            if (e.writes()) mem[e.key] = e.wval;
+                            if (t == first.t && e.writes()) released.push_back(e.key);
+                        };
+                        step(first.t);
+                        while (exclusiveThread(n.apo, pos) == first.t) {
+                            if (!canStep(n.apo, nullptr, pos, mem, first.t) || touches(first.t, pos[first.t], e1.key))
+                                return false;
+                            step(first.t);
+                        }
+                        for (; pos[second.t] < second.i; step(second.t)) {
+                            uint32_t k = pos[second.t];
+                            const SymEvent& e = n.apo.threads[second.t][k];
+                            if (!canStep(n.apo, nullptr, pos, mem, second.t) || touches(second.t, k, e1.key)) return false;
+                            if (e.op == Op::Join && e.other == first.t) return false;
+                            if (acquires(second.t, k) &&
+                                std::find(released.begin(), released.end(), e.key) != released.end())
+                                return false;
+                        }
+                        if (!canStep(n.apo, nullptr, pos, mem, second.t)) return false;
+                        step(second.t);
+                        found = std::move(path);
+                        return true;
+                    },
+                    &limits);
+                (void)e2;
+                if (kTrace)
+                    std::fprintf(stderr, "  race? t%u:%u line %u, t%u:%u line %u: %s (%llu states)\n", first.t,
+                                 first.i, (order ? tb : ta).loc, second.t, second.i, (order ? ta : tb).loc,
+                                 found ? "yes" : "no", (unsigned long long)limits.states);
+                searchStates_ += limits.states;
+                if (!found) continue;
+                if (!replay(toSchedule(n, *found))) {
+                    setLimit("internal: a race witness did not replay in the executor");
+                    return;
+                }
+                racesFound_.insert(key);
+                const uint32_t last = uint32_t(ex_.trace().size());
+                FoundError f = raceError(ex_, firstAt, last - 1);
+                if (errors_.add(f.key, std::move(f.report), ex_, schedule_, f.cut)) stop_ = true;
+                break;
+            }
+            if (stop_) return;
+        }
+    }
+}
+
+void VhbExplorer::finishStats() {
+    report::Stats& st = result_.stats;
+    st.finalStates = finals_.size();
+    st.extra["classes"] = double(classes_);
+    st.extra["non_maximal"] = double(nonMaximal_);
+    st.extra["closure_calls"] = double(closureCalls_);
+    st.extra["closure_ms"] = closureMs_;
+    st.extra["closure_orderings"] = double(orderings_);
+    st.extra["realize_ms"] = realizeMs_;
+    st.extra["realize_states"] = double(searchStates_);
+    st.extra["infeasible_extensions"] = double(infeasible_);
+    st.extra["revisits"] = double(revisits_);
+    st.extra["monitor_ms"] = monitorMs_;
+    st.extra["monitor_states"] = double(monitorStates_);
+}
+
+report::CheckResult VhbExplorer::run() {
+    result_.algorithm = "vhb";
+    work_.push_back({});
+    while (!work_.empty() && !stop_) {
+        Work w = std::move(work_.back());
+        work_.pop_back();
+        visit(w);
+        if (limit_) break;
+        finishStats();
+        if (clock_.afterExecution(result_, obs_)) stop_ = true;
+    }
+    if (stop_ && (errors_.limitReached() || opts_.stopOnFirstError)) result_.stoppedEarly = true;
+    report::Stats& st = result_.stats;
+    if (limit_) {
+        result_.explorerLimit = "vhb does not handle " + *limit_;
+        result_.bounds.push_back({*result_.explorerLimit});
+    }
+    for (auto& [why, _] : boundsSeen_) result_.bounds.push_back({why});
+    if (sampled_) result_.bounds.push_back({"nondet values were drawn from a sampled domain (--nondet)"});
+    finishStats();
+    st.elapsedMs = clock_.elapsedMs();
+    st.peakRssKb = currentPeakRssKb();
+    result_.errors = errors_.take();
+    result_.verdict = report::computeVerdict(result_);
+    return std::move(result_);
+}
+
+} // namespace
+
+report::CheckResult explore(const program::Program& p, const ExploreOptions& opts, Observer* obs) {
+    return VhbExplorer(p, opts, obs).run();
+}
+
+} // namespace skein::explore::vhb

@@ -1,0 +1,41 @@
+/* float_read.c — the float_read(N) family of the VC-DPOR paper (OOPSLA'19, Table 4, adapted from Aronis et al.,
+ * TACAS'18): N threads each write once to x — thread i stores i, so thread 0 stores x's initial value — and one
+ * thread reads it. The read observes one of the N distinct values 0..N-1: N value classes (vhb explores N),
+ * against (N+1)! Mazurkiewicz traces (the N writes in any order, the read at any of N+1 places: N=3: 24).
+ * Expected: safe.
+ *
+ * expect: --algo=vhb -DN=3 => verdict=safe errors=none executions=3
+ * expect: --algo=vhb -DN=9 => verdict=safe errors=none executions=9
+ * expect: --algo=dfs -DN=3 => verdict=safe errors=none traces=24
+ * expect: --algo=qpor -DN=3 => verdict=safe errors=none executions=24 ssb=0
+ */
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#ifndef N
+#define N 4
+#endif
+
+atomic_int x = 0;
+
+void *writer(void *arg) {
+    x = (int)(long)arg;
+    return 0;
+}
+
+void *reader(void *arg) {
+    (void)arg;
+    int v = x;
+    assert(v >= 0 && v < N);
+    return 0;
+}
+
+int main(void) {
+    pthread_t w[N], r;
+    for (long i = 0; i < N; i++) pthread_create(&w[i], 0, writer, (void *)i);
+    pthread_create(&r, 0, reader, 0);
+    for (int i = 0; i < N; i++) pthread_join(w[i], 0);
+    pthread_join(r, 0);
+    return 0;
+}

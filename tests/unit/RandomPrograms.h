@@ -1,0 +1,143 @@
+#pragma once
+// The random small concurrent programs of the differential tests (issues 3 and 4): a few threads over a few
+// shared variables, atomics, mutexes, nondet values, assertions and SV-COMP atomic sections. One seed = one
+// program. Shared by DifferentialTest.cpp (qpor vs dfs) and VhbDifferentialTest.cpp (vhb vs dfs).
+#include <algorithm>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "core/report/Result.h"
+
+namespace skein::testing {
+
+// What the generator may use. The defaults are what the qpor differential has always used (its programs must
+// not change: same seeds, same programs); an explorer that does not handle a construct turns it off.
+struct GeneratorFlags {
+    bool atomicSections = true;
+};
+
+struct Generator {
+    std::mt19937 rng;
+    GeneratorFlags flags;
+    int vars, mutexes, threads;
+    std::ostringstream out;
+    int line = 1;
+    explicit Generator(uint32_t seed, GeneratorFlags f = {}) : rng(seed), flags(f) {
+        vars = 1 + int(rng() % 3);
+        mutexes = int(rng() % 4);
+        threads = 2 + int(rng() % 2);
+    }
+    int pick(int n) { return int(rng() % uint32_t(n)); }
+    void emit(const std::string& s) {
+        out << s << "\n";
+        ++line;
+    }
+    std::string var() { return "x" + std::to_string(pick(vars)); }
+    void statement(int depth, int& locals) {
+        switch (pick(depth > 1 ? 9 : 11)) {
+        case 0: emit("  " + var() + " = " + std::to_string(pick(3)) + ";"); break;
+        case 1: emit("  " + var() + " = " + var() + " + 1;"); break;
+        case 2: emit("  int r" + std::to_string(locals++) + " = " + var() + ";"); break;
+        case 3: emit("  atomic_fetch_add(&a" + std::to_string(pick(2)) + ", 1);"); break;
+        case 4:
+            if (locals) emit("  if (r" + std::to_string(pick(locals)) + " == " + std::to_string(pick(2)) + ") " +
+                             var() + " = 2;");
+            else emit("  " + var() + " = 1;");
+            break;
+        case 5: emit("  int r" + std::to_string(locals++) + " = atomic_load(&a" + std::to_string(pick(2)) + ");"); break;
+        case 8: {
+            // A nondeterministic value (the default domain {0,1}): outcomes of one action.
+            std::string r = "r" + std::to_string(locals++);
+            emit("  int " + r + " = __VERIFIER_nondet_int(); if (" + r + ") " + var() + " = 1;");
+            break;
+        }
+        case 7:
+            // An SV-COMP atomic section: one action for qpor, uninterrupted for dfs. Sometimes with a nondet value
+            // inside, on which the section's accesses depend (several runs: outcomes of the one action).
+            if (int kind = pick(4); !flags.atomicSections) {
+                emit("  " + var() + " = " + var() + " + 1;");
+            } else if (kind < 2) {
+                emit("  __VERIFIER_atomic_begin(); " + var() + " = " + var() + " + 1; __VERIFIER_atomic_end();");
+            } else if (kind == 2) {
+                // What the section touches depends on the value it reads.
+                emit("  __VERIFIER_atomic_begin(); if (" + var() + " == 1) " + var() + " = 2; else " + var() +
+                     " = 3; __VERIFIER_atomic_end();");
+            } else {
+                std::string r = "r" + std::to_string(locals++);
+                emit("  __VERIFIER_atomic_begin(); int " + r + " = __VERIFIER_nondet_int(); if (" + r + ") " + var() +
+                     " = " + var() + " + 1; else " + var() + " = 2; __VERIFIER_atomic_end();");
+            }
+            break;
+        case 6:
+            // An assertion in a worker: it stops only that thread (ExecStatus).
+            if (locals) emit("  assert(r" + std::to_string(pick(locals)) + " != " + std::to_string(1 + pick(2)) + ");");
+            else emit("  assert(" + var() + " != 2);");
+            break;
+        default: {
+            if (!mutexes) {
+                emit("  " + var() + " = 3;");
+                break;
+            }
+            std::string m = "m" + std::to_string(pick(mutexes));
+            emit("  pthread_mutex_lock(&" + m + ");");
+            int n = 1 + pick(2);
+            for (int i = 0; i < n; ++i) statement(depth + 1, locals);
+            emit("  pthread_mutex_unlock(&" + m + ");");
+            break;
+        }
+        }
+    }
+    std::string program() {
+        emit("#include <pthread.h>");
+        emit("#include <stdatomic.h>");
+        emit("#include <assert.h>");
+        emit("void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void); int __VERIFIER_nondet_int(void);");
+        for (int v = 0; v < vars; ++v) emit("int x" + std::to_string(v) + ";");
+        emit("atomic_int a0, a1;");
+        for (int m = 0; m < mutexes; ++m) emit("pthread_mutex_t m" + std::to_string(m) + " = PTHREAD_MUTEX_INITIALIZER;");
+        for (int t = 0; t < threads; ++t) {
+            emit("void *t" + std::to_string(t) + "(void *arg) {");
+            int locals = 0, n = 1 + pick(3);
+            for (int i = 0; i < n; ++i) statement(0, locals);
+            emit("  return 0;");
+            emit("}");
+        }
+        emit("int main() {");
+        emit("  pthread_t h[" + std::to_string(threads) + "];");
+        // Sometimes a create or a join happens inside an atomic section, with an access next to it.
+        for (int t = 0; t < threads; ++t) {
+            std::string create = "pthread_create(&h[" + std::to_string(t) + "], 0, t" + std::to_string(t) + ", 0);";
+            if (pick(5) || !flags.atomicSections) emit("  " + create);
+            else emit("  __VERIFIER_atomic_begin(); " + create + " " + var() + " = 1; __VERIFIER_atomic_end();");
+        }
+        // Sometimes main does not join the last worker: its return must not cut the worker short.
+        int joins = pick(4) ? threads : threads - 1;
+        for (int t = 0; t < joins; ++t) {
+            std::string join = "pthread_join(h[" + std::to_string(t) + "], 0);";
+            if (pick(5) || !flags.atomicSections) emit("  " + join);
+            else emit("  __VERIFIER_atomic_begin(); " + join + " " + var() + " = " + var() + " + 1; __VERIFIER_atomic_end();");
+        }
+        if (pick(2)) emit("  assert(" + var() + " != " + std::to_string(1 + pick(3)) + ");");
+        emit("  return 0;");
+        emit("}");
+        return out.str();
+    }
+};
+
+// An error's identity across explorers: its kind and line (a race: both lines, in order).
+inline std::set<std::string> errorSet(const skein::report::CheckResult& r) {
+    std::set<std::string> s;
+    for (auto& e : r.errors) {
+        std::string k = std::string(skein::report::errorKindName(e.kind)) + "@" + std::to_string(e.location.line);
+        if (e.otherLocation) {
+            auto a = e.location.line, b = e.otherLocation->line;
+            k = "race@" + std::to_string(std::min(a, b)) + "-" + std::to_string(std::max(a, b));
+        }
+        s.insert(k);
+    }
+    return s;
+}
+
+} // namespace skein::testing
