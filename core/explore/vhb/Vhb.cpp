@@ -544,9 +544,11 @@ void VhbExplorer::visit(const Work& w) {
             if (opts_.vhbFinalStates) monitorFinalStates(node);
             else finals_.insert(ex_.finalStateHash());
         }
+        // Races are searched in maximal nodes only: a racing prefix of any execution τ is a prefix of a
+        // linearisation of τ's class, whose maximal node has τ's events and values (DESIGN.md "Data races").
+        // Last: it replays other linearisations in the executor.
+        if (opts_.detectRaces && !stop_) findRaces(node);
     }
-    // Last: both replay other linearisations in the executor.
-    if (opts_.detectRaces && !stop_) findRaces(node);
 }
 
 // Data races: two conflicting accesses of different threads (one a write, not both atomic) that some execution
