@@ -17,12 +17,20 @@ Order::Order(const Apo& a) : nthreads_(a.threads.size()) {
         n_ += t.size();
     }
     words_ = (n_ + 63) / 64;
-    rows_.assign(n_, std::vector<uint64_t>(words_, 0));
-    cols_.assign(n_, std::vector<uint64_t>(words_, 0));
-    // Program order (the paper's thread order TO), then create → the child's first event and the child's last
-    // event → join (Sec. 6, "spawn/join orderings").
-    for (uint32_t t = 0; t < a.threads.size(); ++t)
-        for (uint32_t i = 0; i + 1 < a.threads[t].size(); ++i) insert(id(t, i), id(t, i + 1));
+    // One block per matrix (an Order is built for every closure call: a vector per row was most of its cost).
+    rows_.assign(n_ * words_, 0);
+    cols_.assign(n_ * words_, 0);
+    // Program order (the paper's thread order TO), set directly — it is transitive already — then create → the
+    // child's first event and the child's last event → join (Sec. 6, "spawn/join orderings").
+    for (uint32_t t = 0; t < a.threads.size(); ++t) {
+        const uint32_t len = uint32_t(a.threads[t].size());
+        for (uint32_t i = 0; i < len; ++i)
+            for (uint32_t j = i + 1; j < len; ++j) {
+                uint32_t x = id(t, i), y = id(t, j);
+                row(x)[y >> 6] |= uint64_t(1) << (y & 63);
+                col(y)[x >> 6] |= uint64_t(1) << (x & 63);
+            }
+    }
     for (uint32_t t = 0; t < a.threads.size(); ++t)
         for (uint32_t i = 0; i < a.threads[t].size(); ++i) {
             const SymEvent& e = a.threads[t][i];
@@ -44,18 +52,20 @@ uint32_t Order::threadOf(uint32_t e) const {
 bool Order::insert(uint32_t a, uint32_t b) {
     if (a == b || before(b, a)) return false;
     if (before(a, b)) return true;
-    std::vector<uint64_t> xs = cols_[a], ys = rows_[b];
-    xs[a >> 6] |= uint64_t(1) << (a & 63);
-    ys[b >> 6] |= uint64_t(1) << (b & 63);
+    // Everything up to a (xs) now precedes everything from b on (ys).
+    xs_.assign(col(a), col(a) + words_);
+    ys_.assign(row(b), row(b) + words_);
+    xs_[a >> 6] |= uint64_t(1) << (a & 63);
+    ys_[b >> 6] |= uint64_t(1) << (b & 63);
     for (size_t w = 0; w < words_; ++w)
-        for (uint64_t bits = xs[w]; bits; bits &= bits - 1) {
-            auto& row = rows_[w * 64 + size_t(__builtin_ctzll(bits))];
-            for (size_t k = 0; k < words_; ++k) row[k] |= ys[k];
+        for (uint64_t bits = xs_[w]; bits; bits &= bits - 1) {
+            uint64_t* r = row(uint32_t(w * 64 + size_t(__builtin_ctzll(bits))));
+            for (size_t k = 0; k < words_; ++k) r[k] |= ys_[k];
         }
     for (size_t w = 0; w < words_; ++w)
-        for (uint64_t bits = ys[w]; bits; bits &= bits - 1) {
-            auto& col = cols_[w * 64 + size_t(__builtin_ctzll(bits))];
-            for (size_t k = 0; k < words_; ++k) col[k] |= xs[k];
+        for (uint64_t bits = ys_[w]; bits; bits &= bits - 1) {
+            uint64_t* c = col(uint32_t(w * 64 + size_t(__builtin_ctzll(bits))));
+            for (size_t k = 0; k < words_; ++k) c[k] |= xs_[k];
         }
     ++inserted;
     return true;

@@ -49,7 +49,7 @@ public:
     uint32_t id(uint32_t t, uint32_t i) const { return offset_[t] + i; }
     uint32_t threadOf(uint32_t e) const;
     size_t size() const { return n_; }
-    bool before(uint32_t a, uint32_t b) const { return (rows_[a][b >> 6] >> (b & 63)) & 1; }
+    bool before(uint32_t a, uint32_t b) const { return (rows_[a * words_ + (b >> 6)] >> (b & 63)) & 1; }
     // Inserts a → b and closes transitively. False when it makes a cycle (b is already before a).
     bool insert(uint32_t a, uint32_t b);
     // For the search: the number of events of thread u that must precede e (from Q).
@@ -60,8 +60,11 @@ public:
 private:
     size_t n_ = 0, words_ = 0, nthreads_ = 0;
     std::vector<uint32_t> offset_;
-    std::vector<std::vector<uint64_t>> rows_; // rows_[a] bit b: a < b
-    std::vector<std::vector<uint64_t>> cols_; // cols_[b] bit a: a < b
+    std::vector<uint64_t> rows_; // row a (words_ words from a * words_), bit b: a < b
+    std::vector<uint64_t> cols_; // column b, bit a: a < b
+    std::vector<uint64_t> xs_, ys_; // insert's buffers
+    uint64_t* row(uint32_t a) { return rows_.data() + size_t(a) * words_; }
+    uint64_t* col(uint32_t b) { return cols_.data() + size_t(b) * words_; }
     std::vector<uint32_t> req_;
 };
 
