@@ -153,7 +153,16 @@ bool collectErrors(ErrorCollector& errors, RaceDetector* races, const exec::Exec
     return stop;
 }
 
-bool countOutcome(const exec::Executor& ex, report::Stats& st, std::map<std::string, bool>& boundsSeen) {
+void RunLog::noteRun(const exec::Executor& ex, report::CheckResult& r) {
+    r.stats.instructions += ex.instructions();
+    if (ex.sampledNondet()) sampled_ = true;
+    if (firstOutput_ && ex.status() == exec::ExecStatus::Finished) {
+        r.output = ex.output();
+        firstOutput_ = false;
+    }
+}
+
+bool RunLog::count(const exec::Executor& ex, report::Stats& st) {
     switch (ex.status()) {
     case exec::ExecStatus::Finished:
     case exec::ExecStatus::Error: ++st.executions; return false;
@@ -162,10 +171,15 @@ bool countOutcome(const exec::Executor& ex, report::Stats& st, std::map<std::str
     case exec::ExecStatus::Running: ++st.blocked; return false; // Running: a deadlock or blocked atomic sections
     case exec::ExecStatus::Bounded:
         ++st.bounded;
-        boundsSeen[ex.boundReason()] = true;
+        boundsSeen_[ex.boundReason()] = true;
         return false;
     }
     return false;
+}
+
+void RunLog::addBoundsTo(report::CheckResult& r) const {
+    for (const auto& [why, _] : boundsSeen_) r.bounds.push_back({why});
+    if (sampled_) r.bounds.push_back({"nondet values were drawn from a sampled domain (--nondet)"});
 }
 
 double RunClock::elapsedMs() const {

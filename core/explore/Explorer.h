@@ -113,10 +113,26 @@ FoundError raceError(const exec::Executor& ex, uint32_t first, uint32_t second);
 bool collectErrors(ErrorCollector& errors, class RaceDetector* races, const exec::Executor& ex,
                    const std::vector<report::Decision>& schedule);
 
-// Counts an execution that can go no further by how it ended: executions (complete or stopped at an error),
-// blocked (a deadlock, a cut, a blocked atomic section) or bounded (recording the bound in `boundsSeen`).
-// Returns true when the exploration must stop: the program reached a construct Skein does not model.
-bool countOutcome(const exec::Executor& ex, report::Stats& st, std::map<std::string, bool>& boundsSeen);
+// What every explorer keeps from the executions it runs as far as they go, besides their errors: instructions,
+// the output of the first complete execution, whether nondet values were sampled, which bounds were hit — and
+// how each one ended.
+class RunLog {
+public:
+    // After an execution has gone as far as it can: its instructions, sampled nondet values, first output.
+    void noteRun(const exec::Executor& ex, report::CheckResult& r);
+    // Counts it by how it ended: executions (complete or stopped at an error), blocked (a deadlock, a cut, a
+    // blocked atomic section) or bounded. True when the exploration must stop: the program reached a construct
+    // Skein does not model.
+    bool count(const exec::Executor& ex, report::Stats& st);
+    // A bound of the explorer's own (reported once, like the executor's).
+    void addBound(const std::string& why) { boundsSeen_[why] = true; }
+    // At the end: the bounds hit and the sampled nondet domain, into the result.
+    void addBoundsTo(report::CheckResult& r) const;
+
+private:
+    std::map<std::string, bool> boundsSeen_;
+    bool sampled_ = false, firstOutput_ = true;
+};
 
 // Budget/cancellation/progress bookkeeping shared by the explorers' main loops.
 class RunClock {

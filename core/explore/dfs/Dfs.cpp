@@ -77,8 +77,8 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
     std::unordered_set<uint64_t> traces, finals;
     std::vector<Node> stack;
     std::vector<report::Decision> schedule;
-    bool sampled = false, stop = false, firstOutput = true;
-    std::map<std::string, bool> boundsSeen;
+    bool stop = false;
+    RunLog runs;
 
     for (;;) {
         ex.reset();
@@ -113,39 +113,17 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
             ex.step(d.thread, d.choice);
             ++st.events;
         }
-        st.instructions += ex.instructions();
-        if (ex.sampledNondet()) sampled = true;
-        if (firstOutput && ex.status() == ExecStatus::Finished) {
-            result.output = ex.output();
-            firstOutput = false;
-        }
+        runs.noteRun(ex, result);
 
         if (collectErrors(errors, opts.detectRaces ? &races : nullptr, ex, schedule)) stop = true;
-        switch (ex.status()) {
-        case ExecStatus::Finished:
-            ++st.executions;
+        if (runs.count(ex, st)) stop = true; // Unsupported: the program cannot be checked
+        // The Mazurkiewicz traces: of complete executions, errors and deadlocks (Running: no thread enabled and
+        // the live ones wait — a deadlock, reported above, unless it is a blocked atomic section).
+        const ExecStatus status = ex.status();
+        if (status == ExecStatus::Finished || status == ExecStatus::Error ||
+            (status == ExecStatus::Running && ex.exclusiveThread() == model::kNoThread))
             traces.insert(mazurkiewiczHash(ex.trace()));
-            finals.insert(ex.finalStateHash());
-            break;
-        case ExecStatus::Error:
-            ++st.executions;
-            traces.insert(mazurkiewiczHash(ex.trace()));
-            break;
-        case ExecStatus::Unsupported:
-            ++st.executions;
-            stop = true; // the program cannot be checked
-            break;
-        case ExecStatus::Cut: ++st.blocked; break;
-        case ExecStatus::Bounded:
-            ++st.bounded;
-            boundsSeen[ex.boundReason()] = true;
-            break;
-        case ExecStatus::Running:
-            // No thread enabled and the live ones wait: a deadlock (reported above), or a blocked atomic section.
-            ++st.blocked;
-            if (ex.exclusiveThread() == model::kNoThread) traces.insert(mazurkiewiczHash(ex.trace()));
-            break;
-        }
+        if (status == ExecStatus::Finished) finals.insert(ex.finalStateHash());
 
         st.mazurkiewiczTraces = traces.size();
         if (!stop && clock.afterExecution(result, obs)) stop = true;
@@ -159,8 +137,7 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
         stack.back().next++;
     }
 
-    for (auto& [why, _] : boundsSeen) result.bounds.push_back({why});
-    if (sampled) result.bounds.push_back({"nondet values were drawn from a sampled domain (--nondet)"});
+    runs.addBoundsTo(result);
     st.mazurkiewiczTraces = traces.size();
     st.finalStates = finals.size();
     st.elapsedMs = clock.elapsedMs();

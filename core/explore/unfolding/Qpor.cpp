@@ -118,20 +118,14 @@ void QporExplorer::execute(UEvent* e, Node& n) {
 }
 
 void QporExplorer::recordMaximal() {
-    report::Stats& st = result_.stats;
-    st.instructions += ex_.instructions();
-    if (ex_.sampledNondet()) sampled_ = true;
+    runs_.noteRun(ex_, result_);
     std::vector<report::Decision> schedule;
     for (size_t i = 0; i + 1 < stack_.size(); ++i) {
         schedule.push_back(stack_[i].decision);
         for (uint32_t c : stack_[i].inner) schedule.push_back({stack_[i].decision.thread, c}); // one per step
     }
     if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, ex_, schedule)) stop_ = true;
-    if (firstOutput_ && ex_.status() == ExecStatus::Finished) {
-        result_.output = ex_.output();
-        firstOutput_ = false;
-    }
-    if (countOutcome(ex_, st, boundsSeen_)) stop_ = true;
+    if (runs_.count(ex_, result_.stats)) stop_ = true;
     if (ex_.status() == ExecStatus::Finished) finals_.insert(ex_.finalStateHash());
 }
 
@@ -250,8 +244,7 @@ report::CheckResult QporExplorer::run() {
         result_.stoppedEarly = true;
         result_.bounds.push_back({"qpor: " + *unsupported_});
     }
-    for (auto& [why, _] : boundsSeen_) result_.bounds.push_back({why});
-    if (sampled_) result_.bounds.push_back({"nondet values were drawn from a sampled domain (--nondet)"});
+    runs_.addBoundsTo(result_);
     if (stop_ && (errors_.limitReached() || opts_.stopOnFirstError)) result_.stoppedEarly = true;
     st.elapsedMs = clock_.elapsedMs();
     st.peakRssKb = currentPeakRssKb();

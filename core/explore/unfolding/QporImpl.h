@@ -76,13 +76,11 @@ private:
     RaceDetector races_;
     RunClock clock_;
     report::CheckResult result_;
-    std::map<std::string, bool> boundsSeen_;
+    RunLog runs_;
     bool stop_ = false;
     Sections* sections_;
     bool footprintGrew_ = false;
     bool sectionsWidened_ = false; // some section event touches more than its run did (a coarser independence)
-    bool sampled_ = false;
-    bool firstOutput_ = true;
     std::optional<std::string> unsupported_;
     std::unordered_set<uint64_t> finals_; // distinct final states of complete executions
 

@@ -73,8 +73,8 @@ private:
     std::set<ErrorKey> racesFound_;
     std::vector<report::Decision> schedule_;
     std::optional<std::string> limit_;
-    std::map<std::string, bool> boundsSeen_;
-    bool stop_ = false, sampled_ = false, firstOutput_ = true;
+    RunLog runs_;
+    bool stop_ = false;
     // Counters (Stats::extra).
     uint64_t classes_ = 0, nonMaximal_ = 0, closureCalls_ = 0, realizeCalls_ = 0, infeasible_ = 0,
              searchStates_ = 0, revisits_ = 0, orderings_ = 0, monitorStates_ = 0;
@@ -461,7 +461,7 @@ void VhbExplorer::monitorFinalStates(const Node& n) {
         },
         &limits);
     monitorStates_ += limits.states;
-    if (limits.exhausted) boundsSeen_["vhb: the final-state monitor gave up on a class with over 2M states"] = true;
+    if (limits.exhausted) runs_.addBound("vhb: the final-state monitor gave up on a class with over 2M states");
     if (memories.size() <= 1) {
         finals_.insert(ex_.finalStateHash());
     } else {
@@ -494,12 +494,7 @@ void VhbExplorer::visit(const Work& w) {
         std::fprintf(stderr, "\n");
     }
     st.events += ex_.trace().size();
-    st.instructions += ex_.instructions();
-    if (ex_.sampledNondet()) sampled_ = true;
-    if (firstOutput_ && ex_.status() == ExecStatus::Finished) {
-        result_.output = ex_.output();
-        firstOutput_ = false;
-    }
+    runs_.noteRun(ex_, result_);
     if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, ex_, schedule_)) stop_ = true;
     const ExecStatus status = ex_.status();
 
@@ -537,7 +532,7 @@ void VhbExplorer::visit(const Work& w) {
         ++nonMaximal_;
     } else {
         // A maximal node: no thread can take another event in any realisation — one class (a maximal trace).
-        if (countOutcome(ex_, st, boundsSeen_)) stop_ = true;
+        if (runs_.count(ex_, st)) stop_ = true;
         // Classes: complete executions, errors and deadlocks (what dfs counts as Mazurkiewicz traces).
         if (status == ExecStatus::Finished || status == ExecStatus::Error || status == ExecStatus::Running) ++classes_;
         if (status == ExecStatus::Finished) {
@@ -716,8 +711,7 @@ report::CheckResult VhbExplorer::run() {
         result_.explorerLimit = "vhb does not handle " + *limit_;
         result_.bounds.push_back({*result_.explorerLimit});
     }
-    for (auto& [why, _] : boundsSeen_) result_.bounds.push_back({why});
-    if (sampled_) result_.bounds.push_back({"nondet values were drawn from a sampled domain (--nondet)"});
+    runs_.addBoundsTo(result_);
     finishStats();
     st.elapsedMs = clock_.elapsedMs();
     st.peakRssKb = currentPeakRssKb();
