@@ -147,6 +147,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         ev.kind = EventKind::Free;
         ev.addr = p;
         ev.size = o->size ? o->size : 1;
+        ev.value2 = b == Builtin::Realloc; // realloc also copies the object (model/Event.h)
         return pending(ev);
     }
     case Builtin::Memcpy:

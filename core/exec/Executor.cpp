@@ -50,6 +50,11 @@ std::optional<uint64_t> Executor::peek(uint64_t addr, uint32_t size) const {
     return v;
 }
 
+bool Executor::isHeapAddress(uint64_t addr) const {
+    const Object* o = memory_.object(program::pointerObject(addr));
+    return o && o->kind == ObjectKind::Heap;
+}
+
 std::optional<Event> Executor::probe(ThreadId t, uint64_t value) const {
     if (t >= threads_.size() || !threads_[t]->hasPending || !views_[t].pending.isMemory()) return std::nullopt;
     auto copy = forceStep(t, 0, value, std::nullopt);

@@ -92,6 +92,9 @@ public:
     // The current contents of `size` bytes at `addr` (little-endian, zero-extended), or nothing when the access
     // would be invalid. A query: it changes nothing (the vhb explorer learns initial values with it).
     std::optional<uint64_t> peek(uint64_t addr, uint32_t size) const;
+    // Is `addr` inside a malloc'd object (one that free() can end)? A query (the vhb explorer models an access of
+    // such an object as also observing that the object is alive).
+    bool isHeapAddress(uint64_t addr) const;
     // What thread t's pending read-modify-write would do if it read `value`: the event it would execute (its
     // written value depends on what it reads). Runs on a copy; nothing here changes. Empty when t has no pending
     // memory event.

@@ -32,7 +32,8 @@ struct Event {
     uint64_t addr = 0;          // memory address; mutex/cond address; for create/join the other thread id
     uint64_t addr2 = 0;         // CondWait: the mutex released; Copy/Read: second (read) range
     uint64_t value = 0;         // read / old value, written value for Write, chosen value for Nondet
-    uint64_t value2 = 0;        // Rmw: the value written (equal to `value` when a failed CAS writes nothing)
+    uint64_t value2 = 0;        // Rmw: the value written (equal to `value` when a failed CAS writes nothing);
+                                // Free: 1 when it is a realloc (which also reads the object to copy it)
 
     bool reads() const { return kind == EventKind::Read || kind == EventKind::Rmw || kind == EventKind::Copy; }
     bool writes() const {

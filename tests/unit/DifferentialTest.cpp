@@ -1,6 +1,7 @@
 // Differential tests (issue 3): random small concurrent programs, every qpor mode against the dfs oracle.
 // Same errors and final states; `optimal` explores exactly one execution per Mazurkiewicz trace with no
-// sleep-set blocked run. SKEIN_DIFF_PROGRAMS=N runs N programs (default 1000; the long mode uses more);
+// sleep-set blocked run. The second test adds condition variables and a heap object that threads may free.
+// SKEIN_DIFF_PROGRAMS=N runs N programs per test (defaults 1000 and 300; the long mode uses more);
 // SKEIN_DIFF_SEED picks the first seed. A failure prints the program.
 #include <cstdio>
 #include <cstdlib>
@@ -20,9 +21,9 @@ namespace {
 
 using skein::testing::errorSet;
 using skein::testing::Generator;
+using skein::testing::GeneratorFlags;
 
-TEST(Differential, QporModesAgreeWithDfsOnRandomPrograms) {
-    int programs = 1000;
+void qporAgreesWithDfs(GeneratorFlags flags, int programs) {
     if (const char* n = std::getenv("SKEIN_DIFF_PROGRAMS")) programs = std::atoi(n);
     uint32_t seed0 = 1;
     if (const char* s = std::getenv("SKEIN_DIFF_SEED")) seed0 = uint32_t(std::atoi(s));
@@ -30,7 +31,7 @@ TEST(Differential, QporModesAgreeWithDfsOnRandomPrograms) {
     std::map<std::string, uint64_t> ssb, traces, limited, widenedPrograms;
     for (int i = 0; i < programs; ++i) {
         uint32_t seed = seed0 + uint32_t(i);
-        std::string src = Generator(seed).program();
+        std::string src = Generator(seed, flags).program();
         auto compiled = skein::frontend::compile({"random.c", src, {}});
         ASSERT_TRUE(compiled) << src;
         auto prog = skein::program::lower(*compiled);
@@ -75,6 +76,15 @@ TEST(Differential, QporModesAgreeWithDfsOnRandomPrograms) {
                     (unsigned long long)limited[mode], (unsigned long long)widenedPrograms[mode]);
     EXPECT_GT(checked, programs / 2) << "most random programs must be small enough for the oracle";
     EXPECT_LT(limited["optimal"], uint64_t(checked) / 4) << "most programs must be explored by qpor itself";
+}
+
+TEST(Differential, QporModesAgreeWithDfsOnRandomPrograms) { qporAgreesWithDfs(GeneratorFlags{}, 1000); }
+
+TEST(Differential, QporModesAgreeWithDfsWithConditionVariablesAndFree) {
+    GeneratorFlags flags;
+    flags.condVars = true;
+    flags.heap = true;
+    qporAgreesWithDfs(flags, 300);
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 #pragma once
 // The random small concurrent programs of the differential tests (issues 3 and 4): a few threads over a few
-// shared variables, atomics, mutexes, nondet values, assertions and SV-COMP atomic sections. One seed = one
-// program. Shared by DifferentialTest.cpp (qpor vs dfs) and VhbDifferentialTest.cpp (vhb vs dfs).
+// shared variables, atomics, mutexes, nondet values, assertions and SV-COMP atomic sections; with flags, also
+// condition variables and a heap object that may be freed. One seed = one program. Shared by DifferentialTest.cpp (qpor vs dfs) and VhbDifferentialTest.cpp (vhb vs dfs).
 #include <algorithm>
 #include <random>
 #include <set>
@@ -16,6 +16,12 @@ namespace skein::testing {
 // not change: same seeds, same programs); an explorer that does not handle a construct turns it off.
 struct GeneratorFlags {
     bool atomicSections = true;
+    // Off by default (turning one on changes the programs of a seed): a mutex-protected flag with waits, signals
+    // and broadcasts on a condition variable (lost wake-ups and deadlocks included) ...
+    bool condVars = false;
+    // ... and a calloc'd pair of ints read and written through a shared pointer, which a thread may free
+    // (use after free, double free).
+    bool heap = false;
 };
 
 struct Generator {
@@ -35,7 +41,32 @@ struct Generator {
         ++line;
     }
     std::string var() { return "x" + std::to_string(pick(vars)); }
+    // Only drawn when a flag is on, so that the programs of the default flags stay what they were.
+    bool extraStatement(int& locals) {
+        int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0);
+        if (!kinds || pick(4)) return false;
+        int k = pick(kinds);
+        if (!flags.condVars) k += 5;
+        switch (k) {
+        case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
+        case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
+        case 2: // waits for a signal and takes the flag (a deadlock when nobody sets it)
+            emit("  pthread_mutex_lock(&cm); while (ready == 0) pthread_cond_wait(&cv, &cm); ready = 0; "
+                 "pthread_mutex_unlock(&cm);");
+            break;
+        case 3: // at most one wait: a wake-up lost before it stays lost
+            emit("  pthread_mutex_lock(&cm); if (ready == 0) pthread_cond_wait(&cv, &cm); pthread_mutex_unlock(&cm);");
+            break;
+        case 4: emit("  pthread_cond_signal(&cv);"); break; // without the mutex
+        case 5: emit("  hp[" + std::to_string(pick(2)) + "] = " + std::to_string(pick(3)) + ";"); break;
+        case 6: emit("  int r" + std::to_string(locals++) + " = hp[" + std::to_string(pick(2)) + "];"); break;
+        case 7: emit("  hp[" + std::to_string(pick(2)) + "] = hp[" + std::to_string(pick(2)) + "] + 1;"); break;
+        default: emit("  free(hp);"); break;
+        }
+        return true;
+    }
     void statement(int depth, int& locals) {
+        if (extraStatement(locals)) return;
         switch (pick(depth > 1 ? 9 : 11)) {
         case 0: emit("  " + var() + " = " + std::to_string(pick(3)) + ";"); break;
         case 1: emit("  " + var() + " = " + var() + " + 1;"); break;
@@ -93,9 +124,15 @@ struct Generator {
         emit("#include <pthread.h>");
         emit("#include <stdatomic.h>");
         emit("#include <assert.h>");
+        if (flags.heap) emit("#include <stdlib.h>");
         emit("void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void); int __VERIFIER_nondet_int(void);");
         for (int v = 0; v < vars; ++v) emit("int x" + std::to_string(v) + ";");
         emit("atomic_int a0, a1;");
+        if (flags.condVars) {
+            emit("pthread_mutex_t cm = PTHREAD_MUTEX_INITIALIZER; pthread_cond_t cv = PTHREAD_COND_INITIALIZER;");
+            emit("int ready;");
+        }
+        if (flags.heap) emit("int *hp;");
         for (int m = 0; m < mutexes; ++m) emit("pthread_mutex_t m" + std::to_string(m) + " = PTHREAD_MUTEX_INITIALIZER;");
         for (int t = 0; t < threads; ++t) {
             emit("void *t" + std::to_string(t) + "(void *arg) {");
@@ -106,6 +143,7 @@ struct Generator {
         }
         emit("int main() {");
         emit("  pthread_t h[" + std::to_string(threads) + "];");
+        if (flags.heap) emit("  hp = calloc(2, sizeof(int));");
         // Sometimes a create or a join happens inside an atomic section, with an access next to it.
         for (int t = 0; t < threads; ++t) {
             std::string create = "pthread_create(&h[" + std::to_string(t) + "], 0, t" + std::to_string(t) + ", 0);";

@@ -1,8 +1,9 @@
 // Differential test of the vhb explorer (issue 4) against the dfs oracle on random small programs: the same
 // errors, the same final states, and never more classes than dfs counts Mazurkiewicz traces (a class is a set
 // of executions whose threads observe the same values, a union of Mazurkiewicz traces). The programs are those
-// of DifferentialTest.cpp without SV-COMP atomic sections, which vhb does not handle (DESIGN.md "Limits").
-// SKEIN_VHB_DIFF_PROGRAMS=N runs N programs (default 1000); SKEIN_VHB_DIFF_SEED picks the first seed.
+// of DifferentialTest.cpp (atomic sections included) and, in a second test, the same family with condition
+// variables and a heap object that threads may free. SKEIN_VHB_DIFF_PROGRAMS=N runs N programs per test
+// (defaults 1000 and 400); SKEIN_VHB_DIFF_SEED picks the first seed.
 #include <cstdio>
 #include <cstdlib>
 
@@ -19,12 +20,11 @@ using skein::testing::errorSet;
 using skein::testing::Generator;
 using skein::testing::GeneratorFlags;
 
-TEST(VhbDifferential, AgreesWithDfsOnRandomPrograms) {
-    int programs = 1000;
+// Runs `programs` random programs made with `flags` under dfs and vhb and compares them.
+void agreeWithDfs(GeneratorFlags flags, int programs, const char* what) {
     if (const char* n = std::getenv("SKEIN_VHB_DIFF_PROGRAMS")) programs = std::atoi(n);
     uint32_t seed0 = 1;
     if (const char* s = std::getenv("SKEIN_VHB_DIFF_SEED")) seed0 = uint32_t(std::atoi(s));
-    GeneratorFlags flags; // everything, atomic sections included
     int checked = 0;
     uint64_t classes = 0, traces = 0, strictlyFewer = 0;
     for (int i = 0; i < programs; ++i) {
@@ -51,10 +51,21 @@ TEST(VhbDifferential, AgreesWithDfsOnRandomPrograms) {
         traces += *dfs.stats.mazurkiewiczTraces;
         strictlyFewer += c < *dfs.stats.mazurkiewiczTraces;
     }
-    std::printf("vhb differential: %d programs checked; %llu classes against %llu Mazurkiewicz traces; fewer on %llu "
-                "programs\n",
-                checked, (unsigned long long)classes, (unsigned long long)traces, (unsigned long long)strictlyFewer);
+    std::printf("vhb differential (%s): %d programs checked; %llu classes against %llu Mazurkiewicz traces; fewer on "
+                "%llu programs\n",
+                what, checked, (unsigned long long)classes, (unsigned long long)traces, (unsigned long long)strictlyFewer);
     EXPECT_GT(checked, programs / 2) << "most random programs must be small enough for the oracle";
+}
+
+TEST(VhbDifferential, AgreesWithDfsOnRandomPrograms) {
+    agreeWithDfs(GeneratorFlags{}, 1000, "atomic sections included"); // everything the default generator makes
+}
+
+TEST(VhbDifferential, AgreesWithDfsWithConditionVariablesAndFree) {
+    GeneratorFlags flags;
+    flags.condVars = true;
+    flags.heap = true;
+    agreeWithDfs(flags, 400, "condition variables, heap, free");
 }
 
 } // namespace

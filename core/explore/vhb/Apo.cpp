@@ -89,21 +89,24 @@ std::optional<Order> closure(const Apo& a) {
     // Accesses by location.
     struct Access {
         uint32_t id;
-        const SymEvent* ev;
+        uint64_t val; // the value read or written
     };
     std::vector<std::vector<Access>> writes(a.init.size()), reads(a.init.size());
     for (uint32_t t = 0; t < a.threads.size(); ++t)
         for (uint32_t i = 0; i < a.threads[t].size(); ++i) {
             const SymEvent& e = a.threads[t][i];
-            if (e.writes()) writes[e.key].push_back({q.id(t, i), &e});
-            if (e.reads()) reads[e.key].push_back({q.id(t, i), &e});
+            const uint32_t id = q.id(t, i);
+            if (e.writes()) writes[e.key].push_back({id, e.wval});
+            if (e.reads()) reads[e.key].push_back({id, e.rval});
+            if (e.acc2 == Acc2::Write) writes[e.key2].push_back({id, e.val2});
+            if (e.acc2 == Acc2::Read) reads[e.key2].push_back({id, e.val2});
         }
     // Alg. 1: repeat until no read violates a closure rule.
     for (bool changed = true; changed;) {
         changed = false;
         for (size_t key = 0; key < reads.size(); ++key)
             for (const Access& r : reads[key]) {
-                const uint64_t v = r.ev->rval;
+                const uint64_t v = r.val;
                 // Some write of the location is Q-between w and r: w cannot be the one r observes.
                 auto overwritten = [&](uint32_t w) {
                     return std::any_of(writes[key].begin(), writes[key].end(), [&](const Access& w2) {
@@ -115,7 +118,7 @@ std::optional<Order> closure(const Apo& a) {
                 for (const Access& w : writes[key]) {
                     if (w.id == r.id) continue;
                     if (q.before(w.id, r.id)) someWriteBefore = true;
-                    if (w.ev->wval != v || q.before(r.id, w.id)) continue;
+                    if (w.val != v || q.before(r.id, w.id)) continue;
                     if (!overwritten(w.id)) visibleGood.push_back(w.id);
                 }
                 // The initial value is observable while no write is ordered before r.
@@ -147,7 +150,7 @@ std::optional<Order> closure(const Apo& a) {
                     uint32_t b = maxBefore[0];
                     bool bad = true;
                     for (const Access& w : writes[key])
-                        if (w.id == b) bad = w.ev->wval != v;
+                        if (w.id == b) bad = w.val != v;
                     if (bad) {
                         std::vector<uint32_t> between;
                         for (uint32_t g : visibleGood)
@@ -159,7 +162,7 @@ std::optional<Order> closure(const Apo& a) {
                 // Rule 2 (Alg. 3): a bad write unordered with r that every good write precedes cannot precede r
                 // (the last write before r would be bad): r precedes it.
                 for (const Access& w : writes[key]) {
-                    if (w.id == r.id || w.ev->wval == v || q.before(w.id, r.id) || q.before(r.id, w.id)) continue;
+                    if (w.id == r.id || w.val == v || q.before(w.id, r.id) || q.before(r.id, w.id)) continue;
                     if (std::all_of(visibleGood.begin(), visibleGood.end(), [&](uint32_t g) { return q.before(g, w.id); }))
                         if (!order(r.id, w.id)) return std::nullopt;
                 }
@@ -231,12 +234,8 @@ bool canStep(const Apo& a, const Order* q, const std::vector<uint32_t>& pos, con
         for (uint32_t u = 0; u < a.threads.size(); ++u)
             if (u != t && pos[u] < q->required(id, u)) return false;
     }
-    switch (e.op) {
-    case Op::Read:
-    case Op::Rmw: return mem[e.key] == e.rval;
-    case Op::Join: return pos[e.other] == a.threads[e.other].size() && a.finished[e.other];
-    default: return true;
-    }
+    if (!e.enabledOn(mem)) return false;
+    return e.op != Op::Join || (pos[e.other] == a.threads[e.other].size() && a.finished[e.other]);
 }
 
 bool search(const Apo& a, const Order* q, const std::function<bool(const SearchState&)>& visit,
@@ -260,9 +259,12 @@ bool search(const Apo& a, const Order* q, const std::function<bool(const SearchS
     struct Frame {
         uint32_t next = 0;       // the next thread to try from this state
         uint32_t stepped = ~0u;  // the thread stepped to reach the state above (for undo)
-        uint32_t key = 0;
-        uint64_t old = 0;
-        bool wrote = false;
+        uint64_t old = 0, old2 = 0; // the values its event overwrote (at key, at key2)
+    };
+    auto undo = [&](uint32_t t, const Frame& f) {
+        const SymEvent& e = a.threads[t][pos[t]];
+        if (e.acc2 == Acc2::Write) mem[e.key2] = f.old2;
+        if (e.writes()) mem[e.key] = f.old;
     };
     std::vector<Frame> stack;
     seen.insert(hash());
@@ -279,16 +281,13 @@ bool search(const Apo& a, const Order* q, const std::function<bool(const SearchS
             const SymEvent& e = a.threads[t][pos[t]];
             Frame child;
             child.stepped = t;
-            if (e.writes()) {
-                child.wrote = true;
-                child.key = e.key;
-                child.old = mem[e.key];
-                mem[e.key] = e.wval;
-            }
+            if (e.writes()) child.old = mem[e.key];
+            if (e.acc2 == Acc2::Write) child.old2 = mem[e.key2];
+            e.applyTo(mem);
             pos[t]++;
             if (!seen.insert(hash())) {
                 pos[t]--;
-                if (child.wrote) mem[child.key] = child.old;
+                undo(t, child);
                 continue;
             }
             path.push_back(t);
@@ -309,7 +308,7 @@ bool search(const Apo& a, const Order* q, const std::function<bool(const SearchS
         stack.pop_back();
         if (done.stepped != ~0u) {
             pos[done.stepped]--;
-            if (done.wrote) mem[done.key] = done.old;
+            undo(done.stepped, done);
             path.pop_back();
         }
     }
@@ -342,8 +341,7 @@ bool respects(const Apo& a, const Linearisation& lin) {
         if (t >= nt) return false;
         if (pos[t] == 0 && createdAt[t].first != ~0u && pos[createdAt[t].first] <= createdAt[t].second) return false;
         if (!canStep(a, nullptr, pos, mem, t)) return false;
-        const SymEvent& e = a.threads[t][pos[t]++];
-        if (e.writes()) mem[e.key] = e.wval;
+        a.threads[t][pos[t]++].applyTo(mem);
     }
     for (uint32_t t = 0; t < nt; ++t)
         if (pos[t] != a.threads[t].size()) return false;

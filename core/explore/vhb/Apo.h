@@ -20,16 +20,48 @@ enum class Op : uint8_t {
     Local,  // a thread-local event (nondet, fence, program exit): orders nothing
 };
 
+inline constexpr uint32_t kNoKey = ~0u;
+
+enum class Acc2 : uint8_t { None, Read, Write };
+
+// What a condition-variable or free() event is (the schedule needs the first: which waiter a signal wakes is a
+// choice among the executor's waiters in the order they began waiting; the race search needs the second).
+// A UseAfterFree event is an access of a freed heap object: it observes only that the object is freed (`key`,
+// value 1), and keeps the location it accessed in `key2` (with `acc2` None: no access for the order) and whether
+// it writes in `val2`, for the race search.
+enum class Role : uint8_t { None, CondWait, CondSignal, CondBroadcast, Free, UseAfterFree };
+inline bool isCond(Role r) { return r == Role::CondWait || r == Role::CondSignal || r == Role::CondBroadcast; }
+
 struct SymEvent {
     Op op = Op::Local;
     uint32_t key = 0;      // dense location id (a memory word, or a mutex)
     uint64_t rval = 0;     // Read/Rmw: the value it must observe
     uint64_t wval = 0;     // Write/Rmw: the value it writes
     bool rmwWrites = true; // Rmw: false for a failed compare-exchange
-    uint32_t other = 0;    // Create/Join: the other thread
+    uint32_t other = 0;    // Create/Join: the other thread; a Role::CondSignal that wakes a thread: it, plus 1
     uint32_t section = 0;  // nonzero: part of atomic section number `section` of its thread (runs alone)
+    // A second location the same event accesses (DESIGN.md "Condition variables", "free"): a pthread_cond_wait
+    // writes its mutex besides the condition variable; an access of a heap object reads whether it is alive.
+    Acc2 acc2 = Acc2::None;
+    uint32_t key2 = 0;
+    uint64_t val2 = 0;     // what it must observe (Acc2::Read) or writes (Acc2::Write) at key2
+    // A guard, not an observation: the event can run only while bit `guardBit` of `guardKey` is 0 (the mutex
+    // re-acquire of a pthread_cond_wait waits until a signal took its thread off the waiters).
+    uint32_t guardKey = kNoKey;
+    uint8_t guardBit = 0;
+    Role role = Role::None;
     bool reads() const { return op == Op::Read || op == Op::Rmw; }
     bool writes() const { return op == Op::Write || (op == Op::Rmw && rmwWrites); }
+    // Can it run on memory `mem`: do its reads observe their values, is its guard clear?
+    bool enabledOn(const std::vector<uint64_t>& mem) const {
+        if (reads() && mem[key] != rval) return false;
+        if (acc2 == Acc2::Read && mem[key2] != val2) return false;
+        return guardKey == kNoKey || !((mem[guardKey] >> guardBit) & 1);
+    }
+    void applyTo(std::vector<uint64_t>& mem) const {
+        if (writes()) mem[key] = wval;
+        if (acc2 == Acc2::Write) mem[key2] = val2;
+    }
 };
 
 // The events of one annotated partial order: per thread, a prefix of its events with their values.

@@ -57,11 +57,13 @@ private:
     ErrorCollector errors_;
     exec::Executor ex_;
     RaceDetector races_;
-    // Locations: dense keys for memory words (by address, one access size each) and mutexes.
+    // Locations: dense keys for memory words (by address, one access size each), mutexes, condition variables
+    // (their waiters, as a bit set) and heap objects (alive or freed).
+    enum KeyKind : uint8_t { kMemory, kMutex, kCond, kAlive };
     std::map<std::pair<uint8_t, uint64_t>, uint32_t> keys_;
     std::map<uint64_t, uint32_t> keyOfWord_; // aligned word → key: mixed-size accesses are detected here
     std::vector<uint32_t> keySize_;
-    std::vector<bool> keyIsMutex_;
+    std::vector<uint8_t> keyKind_;
     std::vector<std::optional<uint64_t>> init_;
     std::set<uint32_t> writtenThisRun_;
     std::unordered_set<uint64_t> visited_, finals_;
@@ -88,6 +90,9 @@ private:
     bool replay(const std::vector<report::Decision>& schedule);
     void writeExtend();
     std::optional<SymEvent> symbolic(const Event& e);
+    void condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId woken) const;
+    static SymEvent useAfterFree(const SymEvent& access); // DESIGN.md "free()"
+    void addGuard(SymEvent& s, const std::vector<SymEvent>& before, ThreadId t) const;
     Node build();
     static uint64_t hashOf(const Node& n);
     // One extension of a node by thread t: its next event, or a whole atomic section (DESIGN.md).
@@ -113,8 +118,9 @@ uint32_t VhbExplorer::key(uint8_t kind, uint64_t addr, uint32_t size) {
     auto [it, fresh] = keys_.try_emplace({kind, addr}, uint32_t(keySize_.size()));
     if (fresh) {
         keySize_.push_back(size);
-        keyIsMutex_.push_back(kind == 1);
-        init_.push_back(kind == 1 ? std::optional<uint64_t>(0) : std::nullopt); // a mutex starts unlocked
+        keyKind_.push_back(kind);
+        // A mutex starts unlocked, a condition variable without waiters, a heap object alive.
+        init_.push_back(kind != kMemory ? std::optional<uint64_t>(0) : std::nullopt);
     }
     uint32_t k = it->second;
     if (kind == 0) {
@@ -133,7 +139,7 @@ void VhbExplorer::learnInit(ThreadId t, bool stepping) {
     const Event& p = ex_.thread(t).pending;
     if (!p.isMemory() || p.kind == EventKind::Copy || p.kind == EventKind::Free || p.size2) return;
     if (p.size == 0 || p.size > 8) return;
-    uint32_t k = key(0, p.addr, p.size);
+    uint32_t k = key(kMemory, p.addr, p.size);
     if (!init_[k] && !writtenThisRun_.count(k))
         if (auto v = ex_.peek(p.addr, p.size)) init_[k] = mask(*v, p.size);
     if (stepping && p.writes()) writtenThisRun_.insert(k);
@@ -169,6 +175,9 @@ void VhbExplorer::writeExtend() {
             const exec::ThreadView& v = ex_.thread(t);
             switch (v.pending.kind) {
             case EventKind::Write:
+                // An access of a heap object observes that it is alive (DESIGN.md "free"): read-like.
+                if (ex_.isHeapAddress(v.pending.addr)) continue;
+                break;
             case EventKind::Unlock:
             case EventKind::ThreadCreate:
             case EventKind::Fence:
@@ -192,8 +201,28 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
             setLimit("accesses wider than 8 bytes");
             return false;
         }
-        s.key = key(0, e.addr, e.size);
+        s.key = key(kMemory, e.addr, e.size);
+        if (ex_.isHeapAddress(e.addr)) { // it also observes that its object is alive (DESIGN.md "free")
+            s.acc2 = Acc2::Read;
+            s.key2 = key(kAlive, program::pointerObject(e.addr), 0);
+            s.val2 = 0;
+        }
         return true;
+    };
+    auto cond = [&](Role role) {
+        if (e.tid >= 64) {
+            setLimit("condition variables with threads numbered 64 or more");
+            return std::optional<SymEvent>();
+        }
+        s.key = key(kCond, e.addr, 0);
+        s.role = role;
+        s.op = Op::Rmw;
+        if (role == Role::CondWait) { // it releases the mutex too
+            s.acc2 = Acc2::Write;
+            s.key2 = key(kMutex, e.addr2, 0);
+            s.val2 = 0;
+        }
+        return std::optional<SymEvent>(s); // values: condValues
     };
     switch (e.kind) {
     case EventKind::Read:
@@ -219,14 +248,14 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
         return s;
     // A mutex is a location: lock = read 0 and write 1 with nothing in between, unlock = write 0 (DESIGN.md).
     case EventKind::Lock:
-        s = {Op::Rmw, key(1, e.addr, 0), 0, 1};
+        s = {Op::Rmw, key(kMutex, e.addr, 0), 0, 1};
         return s;
     case EventKind::TryLock:
-        if (e.value == 1) s = {Op::Rmw, key(1, e.addr, 0), 0, 1};
-        else s = {Op::Read, key(1, e.addr, 0), 1, 0};
+        if (e.value == 1) s = {Op::Rmw, key(kMutex, e.addr, 0), 0, 1};
+        else s = {Op::Read, key(kMutex, e.addr, 0), 1, 0};
         return s;
     case EventKind::Unlock:
-        s = {Op::Write, key(1, e.addr, 0), 0, 0};
+        s = {Op::Write, key(kMutex, e.addr, 0), 0, 0};
         return s;
     case EventKind::ThreadCreate:
         s.op = Op::Create;
@@ -239,13 +268,55 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     case EventKind::Nondet:
     case EventKind::Fence:
     case EventKind::ProgramExit: return s;
-    case EventKind::CondWait:
-    case EventKind::CondSignal:
-    case EventKind::CondBroadcast: setLimit("condition variables"); return std::nullopt;
-    case EventKind::Free: setLimit("free()"); return std::nullopt;
+    case EventKind::CondWait: return cond(Role::CondWait);
+    case EventKind::CondSignal: return cond(Role::CondSignal);
+    case EventKind::CondBroadcast: return cond(Role::CondBroadcast);
+    case EventKind::Free:
+        if (e.value2) {
+            setLimit("realloc()");
+            return std::nullopt;
+        }
+        // It observes that the object is alive (a double free when it is not) and ends it.
+        s = {Op::Rmw, key(kAlive, program::pointerObject(e.addr), 0), 0, 1};
+        s.role = Role::Free;
+        return s;
     case EventKind::Copy: setLimit("memcpy-like copies"); return std::nullopt;
     }
     return std::nullopt;
+}
+
+// A condition variable is a location holding the set of its waiters, one bit per thread (DESIGN.md
+// "Condition variables"): a wait adds its thread (and releases the mutex), a signal takes the woken one off, a
+// broadcast empties it. All three read the set: what they do depends on it.
+SymEvent VhbExplorer::useAfterFree(const SymEvent& access) {
+    SymEvent s{Op::Read, access.key2, 1, 0};
+    s.role = Role::UseAfterFree;
+    s.key2 = access.key;
+    s.val2 = access.writes();
+    return s;
+}
+
+void VhbExplorer::condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId woken) const {
+    s.rval = waiters;
+    s.other = 0;
+    switch (s.role) {
+    case Role::CondWait: s.wval = waiters | (uint64_t(1) << t); break;
+    case Role::CondSignal:
+        s.wval = woken == model::kNoThread ? waiters : waiters & ~(uint64_t(1) << woken);
+        s.other = woken == model::kNoThread ? 0 : woken + 1;
+        break;
+    case Role::CondBroadcast: s.wval = 0; break;
+    case Role::None: break;
+    }
+    if (s.wval == waiters) s.op = Op::Read; // nobody to wake: it only observes that
+}
+
+// The mutex re-acquire after a pthread_cond_wait may run only once a signal or broadcast took its thread off the
+// waiters: a guard on the condition variable's waiter set.
+void VhbExplorer::addGuard(SymEvent& s, const std::vector<SymEvent>& before, ThreadId t) const {
+    if (before.empty() || before.back().role != Role::CondWait) return;
+    s.guardKey = before.back().key;
+    s.guardBit = uint8_t(t);
 }
 
 Node VhbExplorer::build() {
@@ -254,10 +325,24 @@ Node VhbExplorer::build() {
     n.apo.threads.resize(nt);
     n.choices.resize(nt);
     for (const report::Decision& d : schedule_) n.choices[d.thread].push_back(d.choice);
+    std::map<uint32_t, uint64_t> waiters; // per condition variable, along the execution
+    std::set<uint32_t> freed;             // heap objects (kAlive keys) freed so far: an access after it observes it
     for (const Event& e : ex_.trace()) {
         auto s = symbolic(e);
         auto& th = n.apo.threads[e.tid];
         SymEvent sym = s.value_or(SymEvent{});
+        if (isCond(sym.role)) {
+            uint64_t& w = waiters[sym.key];
+            ThreadId woken = e.kind == EventKind::CondSignal && e.value ? ThreadId(e.value - 1) : model::kNoThread;
+            condValues(sym, e.tid, w, woken);
+            w = sym.wval;
+        }
+        if (e.kind == EventKind::Lock) addGuard(sym, th, e.tid);
+        // An access after the free observes only that (the executor stops the thread on it): the candidates'
+        // use-after-free extension.
+        if (sym.acc2 == Acc2::Read && keyKind_[sym.key2] == kAlive && freed.count(sym.key2)) sym = useAfterFree(sym);
+        if (sym.role == Role::Free && !freed.insert(sym.key).second) sym = {Op::Read, sym.key, 1, 0}; // double free
+        if (sym.role == Role::None && e.kind == EventKind::Free) sym.role = Role::Free;
         sym.section = e.tid < sectionOf_.size() && th.size() < sectionOf_[e.tid].size() ? sectionOf_[e.tid][th.size()] : 0;
         th.push_back(sym);
     }
@@ -280,6 +365,8 @@ uint64_t VhbExplorer::hashOf(const Node& n) {
         for (size_t i = 0; i < n.apo.threads[t].size(); ++i) {
             const SymEvent& e = n.apo.threads[t][i];
             h = mix(mix(mix(mix(mix(h, uint64_t(e.op)), e.key), e.rval), e.wval), e.other);
+            if (e.acc2 != Acc2::None) h = mix(mix(mix(h, uint64_t(e.acc2)), e.key2), e.val2);
+            if (e.role != Role::None) h = mix(h, 0x401e0000ull + uint64_t(e.role));
             h = mix(h, i < n.choices[t].size() ? n.choices[t][i] : 0);
         }
     }
@@ -292,11 +379,13 @@ uint64_t VhbExplorer::hashOf(const Node& n) {
 std::set<uint64_t> VhbExplorer::valuesOf(const Node& n, uint32_t key, const std::vector<SymEvent>& more) const {
     std::set<uint64_t> values;
     if (init_[key]) values.insert(*init_[key]);
-    for (const auto& th : n.apo.threads)
-        for (const SymEvent& e : th)
-            if (e.writes() && e.key == key) values.insert(e.wval);
-    for (const SymEvent& e : more)
+    auto add = [&](const SymEvent& e) {
         if (e.writes() && e.key == key) values.insert(e.wval);
+        if (e.acc2 == Acc2::Write && e.key2 == key) values.insert(e.val2);
+    };
+    for (const auto& th : n.apo.threads)
+        for (const SymEvent& e : th) add(e);
+    for (const SymEvent& e : more) add(e);
     return values;
 }
 
@@ -317,6 +406,36 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
     learnInit(t, /*stepping=*/false);
     auto base = symbolic(p);
     if (!base || limit_) return out;
+    if (isCond(base->role)) {
+        for (uint64_t waiters : valuesOf(n, base->key, {})) {
+            if (base->role == Role::CondWait && ((waiters >> t) & 1)) continue;
+            std::vector<ThreadId> woken{model::kNoThread};
+            if (base->role == Role::CondSignal && waiters) {
+                woken.clear();
+                for (ThreadId w = 0; w < 64; ++w)
+                    if ((waiters >> w) & 1) woken.push_back(w);
+            }
+            for (ThreadId w : woken) {
+                SymEvent s = *base;
+                condValues(s, t, waiters, w);
+                single(s, 0); // a signal's choice (which waiter) is the linearisation's: toSchedule
+            }
+        }
+        return out;
+    }
+    if (p.kind == EventKind::Lock) addGuard(*base, n.apo.threads[t], t);
+    if (base->role == Role::Free) { // on a live object; a double free when a free of it is in the node
+        single(*base, 0);
+        if (valuesOf(n, base->key, {}).count(1)) {
+            SymEvent twice{Op::Read, base->key, 1, 0};
+            twice.role = Role::Free;
+            single(twice, 0);
+        }
+        return out;
+    }
+    // An access of a freed heap object: the extension where it observes the free (the executor reports a use
+    // after free) — only when a free of it is in the node.
+    if (base->acc2 == Acc2::Read && valuesOf(n, base->key2, {}).count(1)) single(useAfterFree(*base), 0);
     if (p.kind == EventKind::TryLock) {
         single({Op::Rmw, base->key, 0, 1}, 0);
         single({Op::Read, base->key, 1, 0}, 0);
@@ -393,6 +512,14 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             any = true;
             auto s = symbolic(next->trace().back());
             if (!s || limit_) return;
+            // Not modelled inside a section: a condition variable's waiter set (forceStep runs the section alone),
+            // and an access of a heap object some thread of the node frees (the section would also have to be
+            // tried after the free).
+            if (isCond(s->role)) setLimit("condition variables inside an atomic section");
+            if (s->role == Role::Free) setLimit("free() inside an atomic section");
+            if (s->acc2 == Acc2::Read && valuesOf(n, s->key2, cur.evs).count(1))
+                setLimit("an atomic section accessing a heap object that another thread frees");
+            if (limit_) return;
             s->section = section;
             cur.evs.push_back(*s);
             cur.choices.push_back(o.choice);
@@ -414,9 +541,22 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
 std::vector<report::Decision> VhbExplorer::toSchedule(const Node& n, const Linearisation& lin) const {
     std::vector<report::Decision> out;
     std::vector<size_t> next(n.apo.threads.size(), 0);
+    // The executor's waiters of each condition variable, in the order they began waiting: a signal's choice is
+    // the woken thread's place among them, which depends on the linearisation.
+    std::map<uint32_t, std::vector<uint32_t>> waiters;
     for (uint32_t t : lin) {
         size_t i = next[t]++;
-        out.push_back({t, i < n.choices[t].size() ? n.choices[t][i] : 0});
+        uint32_t choice = i < n.choices[t].size() ? n.choices[t][i] : 0;
+        const SymEvent& e = n.apo.threads[t][i];
+        if (e.role == Role::CondWait) waiters[e.key].push_back(t);
+        if (e.role == Role::CondBroadcast) waiters[e.key].clear();
+        if (e.role == Role::CondSignal && e.other) {
+            auto& ws = waiters[e.key];
+            auto it = std::find(ws.begin(), ws.end(), e.other - 1);
+            choice = uint32_t(it - ws.begin());
+            if (it != ws.end()) ws.erase(it);
+        }
+        out.push_back({t, choice});
     }
     return out;
 }
@@ -482,7 +622,12 @@ void VhbExplorer::visit(const Work& w) {
     if (limit_) return;
     Node node = build();
     if (limit_) return;
-    if (!visited_.insert(hashOf(node)).second) {
+    // Which threads have stopped on an error is part of the node: an extension whose event fails in the executor
+    // (a use after free) adds no event, only that.
+    uint64_t nodeHash = hashOf(node);
+    for (ThreadId t = 0; t < ex_.numThreads(); ++t)
+        if (ex_.thread(t).state == exec::ThreadState::Stopped) nodeHash = mix(nodeHash, 0x570990000ull + t);
+    if (!visited_.insert(nodeHash).second) {
         ++revisits_;
         return;
     }
@@ -532,6 +677,7 @@ void VhbExplorer::visit(const Work& w) {
         ++nonMaximal_;
     } else {
         // A maximal node: no thread can take another event in any realisation — one class (a maximal trace).
+        if (kTrace) std::fprintf(stderr, "  maximal, status %d\n", int(status));
         if (runs_.count(ex_, st)) stop_ = true;
         // Classes: complete executions, errors and deadlocks (what dfs counts as Mazurkiewicz traces).
         if (status == ExecStatus::Finished || status == ExecStatus::Error || status == ExecStatus::Running) ++classes_;
@@ -560,19 +706,39 @@ void VhbExplorer::findRaces(const Node& n) {
         uint32_t t, i;
     };
     std::vector<Access> accesses;
+    auto isFree = [&](const SymEvent& e) { return e.role == Role::Free; };
+    // The memory location an event accesses (a use after free keeps it in key2), whether it writes it, and the
+    // heap object whose liveness it observes.
+    auto memKey = [&](const SymEvent& e) {
+        if (e.role == Role::UseAfterFree) return e.key2;
+        return (e.reads() || e.writes()) && keyKind_[e.key] == kMemory ? e.key : kNoKey;
+    };
+    auto memWrites = [&](const SymEvent& e) { return e.role == Role::UseAfterFree ? e.val2 != 0 : e.writes(); };
+    auto objectOf = [&](const SymEvent& e) {
+        if (e.role == Role::UseAfterFree) return e.key;
+        return e.acc2 == Acc2::Read && keyKind_[e.key2] == kAlive ? e.key2 : kNoKey;
+    };
+    // Conflicting accesses: of one memory location with a write among them, a free and an access of its object,
+    // or two frees of one object (as for the race detector, where a free writes its whole object).
+    auto conflict = [&](const SymEvent& a, const SymEvent& b) {
+        if (memKey(a) != kNoKey && memKey(b) != kNoKey) return memKey(a) == memKey(b) && (memWrites(a) || memWrites(b));
+        if (isFree(a) && isFree(b)) return a.key == b.key;
+        return (isFree(a) && objectOf(b) == a.key) || (isFree(b) && objectOf(a) == b.key);
+    };
     for (uint32_t t = 0; t < n.apo.threads.size(); ++t)
         for (uint32_t i = 0; i < n.apo.threads[t].size(); ++i) {
             const SymEvent& e = n.apo.threads[t][i];
-            if ((e.reads() || e.writes()) && !keyIsMutex_[e.key]) accesses.push_back({t, i});
+            if (memKey(e) != kNoKey || isFree(e)) accesses.push_back({t, i});
         }
     // The mutexes each access holds: two accesses under a common mutex cannot be adjacent (a cheap filter).
     std::vector<std::vector<std::vector<uint32_t>>> held(n.apo.threads.size());
     for (uint32_t t = 0; t < n.apo.threads.size(); ++t) {
         std::vector<uint32_t> locks;
         for (const SymEvent& e : n.apo.threads[t]) {
-            bool mutex = (e.op == Op::Rmw || e.op == Op::Write) && keyIsMutex_[e.key];
+            bool mutex = (e.op == Op::Rmw || e.op == Op::Write) && keyKind_[e.key] == kMutex;
             if (mutex && e.op == Op::Rmw && e.wval == 1) locks.push_back(e.key);
             if (mutex && e.op == Op::Write) std::erase(locks, e.key);
+            if (e.acc2 == Acc2::Write && keyKind_[e.key2] == kMutex) std::erase(locks, e.key2); // a cond wait
             held[t].push_back(locks);
         }
     }
@@ -583,7 +749,7 @@ void VhbExplorer::findRaces(const Node& n) {
     };
     auto acquires = [&](uint32_t t, uint32_t k) {
         const SymEvent& e = n.apo.threads[t][k];
-        if (e.reads() && keyIsMutex_[e.key]) return true; // a lock
+        if (e.reads() && keyKind_[e.key] == kMutex) return true; // a lock
         return e.reads() && trace[traceIndex[t][k]].atomic;
     };
     auto touches = [&](uint32_t t, uint32_t k, uint32_t key) {
@@ -603,7 +769,7 @@ void VhbExplorer::findRaces(const Node& n) {
                 continue;
             const SymEvent& ea = n.apo.threads[a.t][a.i];
             const Event& ta = trace[traceIndex[a.t][a.i]];
-            if (ea.key != eb.key || !(ea.writes() || eb.writes()) || (ta.atomic && tb.atomic)) continue;
+            if (!conflict(ea, eb) || (ta.atomic && tb.atomic)) continue;
             ErrorKey key = ErrorKey::race(ta.loc, tb.loc);
             if (racesFound_.count(key) || errors_.has(key)) continue;
             for (int order = 0; order < 2; ++order) {
@@ -632,8 +798,9 @@ void VhbExplorer::findRaces(const Node& n) {
                         auto step = [&](uint32_t t) {
                             const SymEvent& e = n.apo.threads[t][pos[t]++];
                             path.push_back(t);
-                            if (e.writes()) mem[e.key] = e.wval;
+                            e.applyTo(mem);
                             if (t == first.t && e.writes()) released.push_back(e.key);
+                            if (t == first.t && e.acc2 == Acc2::Write) released.push_back(e.key2);
                         };
                         step(first.t);
                         while (exclusiveThread(n.apo, pos) == first.t) {
