@@ -19,9 +19,9 @@
  * expect: -DITEMS=1 => verdict=safe errors=none executions=5 traces=2 blocked=0 final_states=1
  * expect: --algo=qpor -DITEMS=1 => verdict=safe errors=none executions=2 blocked=0 ssb=0
  * expect: => verdict=safe errors=none executions=2096 traces=32 blocked=0 final_states=1
- * expect: -DBUGGY => verdict=error errors=assertion@59 executions=1880 traces=32 blocked=0 final_states=1
+ * expect: -DBUGGY => verdict=error errors=assertion@62 executions=1880 traces=32 blocked=0 final_states=1
  * expect: --algo=vhb => verdict=safe errors=none executions=32 blocked=0 final_states=1
- * expect: --algo=vhb -DBUGGY => verdict=error errors=assertion@59 executions=32 blocked=0 final_states=1
+ * expect: --algo=vhb -DBUGGY => verdict=error errors=assertion@62 executions=32 blocked=0 final_states=1
  * expect: --algo=vhb -DITEMS=1 => verdict=safe errors=none executions=2 blocked=0 final_states=1
  */
 #include <assert.h>

@@ -9,10 +9,10 @@
  *
  * -DFIX: main joins the worker before freeing. Expected verdict: safe, 1 trace.
  *
- * expect: => verdict=error errors=data_race@23,memory@23 executions=6 traces=2 blocked=0 final_states=1
+ * expect: => verdict=error errors=data_race@25,memory@25 executions=6 traces=2 blocked=0 final_states=1
  * expect: --algo=qpor => verdict=error errors=data_race,memory executions=2 blocked=0 ssb=0
  * expect: -DFIX => verdict=safe errors=none executions=1 traces=1 blocked=0 final_states=1
- * expect: --algo=vhb => verdict=error errors=data_race,memory@23 executions=2 blocked=0 final_states=1
+ * expect: --algo=vhb => verdict=error errors=data_race,memory@25 executions=2 blocked=0 final_states=1
  * expect: --algo=vhb -DFIX => verdict=safe errors=none executions=1 blocked=0 final_states=1
  */
 #include <pthread.h>

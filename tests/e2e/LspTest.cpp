@@ -315,7 +315,7 @@ TEST_F(Lsp, UndefinedBehaviourIsReportedAtItsLine) {
     ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
     auto mem = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "memory");
     ASSERT_EQ(mem.size(), 1u);
-    EXPECT_EQ(mem[0]["range"]["start"]["line"], 22); // `buf[0] = 42;` (examples/use_after_free.c:23)
+    EXPECT_EQ(mem[0]["range"]["start"]["line"], 24); // `buf[0] = 42;` (examples/use_after_free.c:25)
     EXPECT_NE(mem[0]["message"].get<std::string>().find("after the main thread freed it at line 35"),
               std::string::npos)
         << mem[0]["message"];

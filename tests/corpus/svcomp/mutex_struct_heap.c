@@ -10,9 +10,9 @@
  *
  * expect: => verdict=safe errors=none executions=8466 traces=4 blocked=0 final_states=1
  * expect: --algo=qpor => verdict=safe errors=none executions=4 blocked=0 ssb=0
- * expect: -DBUGGY => verdict=error errors=assertion@55,data_race@37 executions=1513 traces=8 blocked=0 final_states=1
+ * expect: -DBUGGY => verdict=error errors=assertion@57,data_race@39 executions=1513 traces=8 blocked=0 final_states=1
  * expect: --algo=vhb => verdict=safe errors=none executions=4 blocked=0 final_states=1
- * expect: --algo=vhb -DBUGGY => verdict=error errors=assertion@55,data_race executions=6 blocked=0 final_states=1
+ * expect: --algo=vhb -DBUGGY => verdict=error errors=assertion@57,data_race executions=6 blocked=0 final_states=1
  */
 #include <pthread.h>
 #include <stdio.h>
