@@ -316,10 +316,10 @@ TEST_F(Lsp, UndefinedBehaviourIsReportedAtItsLine) {
     auto mem = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "memory");
     ASSERT_EQ(mem.size(), 1u);
     EXPECT_EQ(mem[0]["range"]["start"]["line"], 24); // `buf[0] = 42;` (examples/use_after_free.c:25)
-    EXPECT_NE(mem[0]["message"].get<std::string>().find("after the main thread freed it at line 35"),
+    EXPECT_NE(mem[0]["message"].get<std::string>().find("after the main thread freed it at line 37"),
               std::string::npos)
         << mem[0]["message"];
-    EXPECT_EQ(mem[0]["relatedInformation"][0]["location"]["range"]["start"]["line"], 34);
+    EXPECT_EQ(mem[0]["relatedInformation"][0]["location"]["range"]["start"]["line"], 36);
 }
 
 TEST_F(Lsp, ConfigurationIsPulledWhenTheClientSupportsIt) {
