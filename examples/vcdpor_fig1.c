@@ -15,6 +15,11 @@
  * expect: => verdict=safe errors=none executions=14 traces=4 blocked=0 final_states=1
  * expect: --algo=qpor => verdict=safe errors=none executions=4 blocked=0 ssb=0
  * expect: --algo=vhb => verdict=safe errors=none executions=1 blocked=0 final_states=1
+ * --vhb-equivalence=paper (the paper's VHB, root p1 = the first thread main spawns): by hand from Sec. 3, the
+ * maximal traces form one class — r reads 1 whichever x=1 it observes, the root has no read (S empty), r is the
+ * only read (CHB on reads is trivial) and main has no access (leaf HB is p2's thread order). The paper: "VC-DPOR
+ * explores only one trace"; HB has 4.
+ * expect: --algo=vhb --vhb-equivalence=paper => verdict=safe errors=none executions=1 blocked=0 final_states=1
  */
 #include <assert.h>
 #include <pthread.h>

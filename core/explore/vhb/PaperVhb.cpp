@@ -170,6 +170,10 @@ Expansion Explorer::expand(const Node& parent, const Apo& t, const std::vector<s
     };
     auto joinable = [&](const SymEvent& e) { return e.op != Op::Join || (e.other < nt && t.finished[e.other]); };
 
+    std::map<std::pair<uint32_t, uint64_t>, std::shared_ptr<bool>> sameValue;
+    bool onlyJoins = true;
+    for (const auto& n : next)
+        for (const Candidate& cand : n) onlyJoins = onlyJoins && cand.event.op == Op::Join; // optimisation 2: (thread, value)
     for (Closed& q : qs) {
         Chb c = parent.chb; // Alg. 5 line 4: C_Q ← C
         const size_t before = out.children.size();
@@ -190,6 +194,15 @@ Expansion Explorer::expand(const Node& parent, const Apo& t, const std::vector<s
                 child->choices[p].resize(t.threads[p].size());
                 child->choices[p].push_back(cand.choice);
                 child->chb = c; // the CHB map as it is now (Alg. 6 line 12, Alg. 7 line 7)
+                if (cand.event.reads()) {
+                    auto& token = sameValue[{p, cand.event.rval}];
+                    if (!token) token = std::make_shared<bool>(false);
+                    child->maximalSibling = token;
+                } else if (onlyJoins) {
+                    // Joins decide nothing: a maximal trace reached through them alone is still "the extension
+                    // results in a maximal trace" for the read that led here.
+                    child->maximalSibling = parent.maximalSibling;
+                }
                 out.children.push_back({std::move(child), std::move(*lin)});
             }
         };
@@ -220,8 +233,9 @@ Expansion Explorer::expand(const Node& parent, const Apo& t, const std::vector<s
                 pruned = true;
                 continue;
             } else {
-                for (const Candidate& cand : next[p])
-                    if (joinable(cand.event)) extend(p, cand, Side::None, {});
+                // A join of a thread that has not finished in t is not enabled: not tried, so not marked.
+                if (!joinable(next[p][0].event)) continue;
+                for (const Candidate& cand : next[p]) extend(p, cand, Side::None, {});
             }
             c[r] = last; // Alg. 6 line 15 / Alg. 7 line 10
         }

@@ -29,6 +29,10 @@ struct Node {
     TwoSidedApo apo;
     std::vector<std::vector<uint32_t>> choices;
     Chb chb;
+    // App. D optimisation 2: shared by the siblings that extend one parent with the same read observing the same
+    // value; set when one of them turns out maximal, so the others (same events and values, other leaf orders)
+    // are not explored.
+    std::shared_ptr<bool> maximalSibling;
 };
 
 // One way thread t may go on: its next event (with the value it reads) and the executor decision for it.

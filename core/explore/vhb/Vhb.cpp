@@ -79,7 +79,7 @@ private:
     RunLog runs_;
     bool stop_ = false;
     // Counters (Stats::extra).
-    uint64_t extendResults_ = 0;
+    uint64_t extendResults_ = 0, siblingsSkipped_ = 0;
     uint64_t classes_ = 0, nonMaximal_ = 0, closureCalls_ = 0, realizeCalls_ = 0, infeasible_ = 0,
              searchStates_ = 0, revisits_ = 0, orderings_ = 0, monitorStates_ = 0;
     double closureMs_ = 0, realizeMs_ = 0, monitorMs_ = 0;
@@ -491,6 +491,10 @@ void VhbExplorer::monitorFinalStates(const Node& n) {
 void VhbExplorer::visit(const Work& w) {
     const std::vector<report::Decision>& schedule = w.schedule;
     report::Stats& st = result_.stats;
+    if (w.paper && w.paper->maximalSibling && *w.paper->maximalSibling) { // App. D optimisation 2
+        ++siblingsSkipped_;
+        return;
+    }
     if (!replay(schedule)) {
         setLimit("internal: a realisation did not replay in the executor");
         return;
@@ -585,6 +589,10 @@ VhbExplorer::Extended VhbExplorer::extendPaper(const Work& w, const Node& node) 
     std::vector<uint32_t> wextend;
     for (size_t i = w.schedule.size(); i < schedule_.size(); ++i) wextend.push_back(schedule_[i].thread);
     paper::Expansion x = paper_.expand(parent, t, node.choices, wextend, next);
+    // Optimisation 2 (App. D): a maximal trace (every thread done) — the siblings that read the same value have
+    // the same events and values, hence the same local states, errors and final memories.
+    if (parent.maximalSibling && std::all_of(next.begin(), next.end(), [](const auto& n) { return n.empty(); }))
+        *parent.maximalSibling = true;
     if (paperCounters_.anomalies) setLimit("internal: an APO not of the paper's shape (paper closure anomaly)");
     extendResults_ += x.extended;
     for (paper::Child& c : x.children) {
@@ -771,6 +779,7 @@ void VhbExplorer::finishStats() {
         st.extra["infeasible_extensions"] = double(c.infeasible);
         st.extra["chb_pruned"] = double(c.chbPruned);
         st.extra["extend_results"] = double(extendResults_);
+        st.extra["siblings_skipped"] = double(siblingsSkipped_);
     }
 }
 
