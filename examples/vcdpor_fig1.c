@@ -15,6 +15,15 @@
  * expect: => verdict=safe errors=none executions=14 traces=4 blocked=0 final_states=1
  * expect: --algo=qpor => verdict=safe errors=none executions=4 blocked=0 ssb=0
  * expect: --algo=vhb => verdict=safe errors=none executions=1 blocked=0 final_states=1
+ * --vhb-equivalence=paper (the paper's VHB, root p1 = the first thread main spawns): by hand from Sec. 3, the
+ * maximal traces form one class — r reads 1 whichever x=1 it observes, the root has no read (S empty), r is the
+ * only read (CHB on reads is trivial) and main has no access (leaf HB is p2's thread order). The paper: "VC-DPOR
+ * explores only one trace"; HB has 4.
+ * expect: --algo=vhb --vhb-equivalence=paper => verdict=safe errors=none executions=1 blocked=0 final_states=1
+ * With main as the root (--vhb-root=0) p1 and p2 are leaves: by hand 4 VHB classes (p1's x=1 before, between or
+ * after p2's two writes, or after its read; r reads 1 in each); optimisation 2 (App. D) skips the last two's
+ * second sibling (the same read of 1 ending a maximal trace): 3 explored.
+ * expect: --algo=vhb --vhb-equivalence=paper --vhb-root=0 => verdict=safe errors=none executions=3
  */
 #include <assert.h>
 #include <pthread.h>

@@ -33,6 +33,13 @@ struct ExploreOptions {
     // vhb: enumerate the distinct final memories of each class (the final-state monitor, core/explore/vhb/DESIGN.md).
     // Off: one final state per class (faster; the final-state count is then a lower bound).
     bool vhbFinalStates = true;
+    // vhb: which equivalence it explores. false ("values", the default): events + value function only (DESIGN.md).
+    // true ("paper"): the paper's VHB (Sec. 3) — value and side functions, causally-happens-before on reads and
+    // happens-before on the leaf threads — with the paper's two-sided Closure/Realize (PaperApo, PaperVhb).
+    bool vhbPaper = false;
+    // vhb paper: the root thread p1 (Skein's canonical thread id; main is 0). Unset: the first thread main
+    // spawns (Sec. 6 item 2), which is thread 1.
+    std::optional<uint32_t> vhbRoot;
     // Polled between executions: true = stop now (the result is bounded). check()/exploreProgram() also hand it
     // to the interpreter (exec.cancelled), which polls it every 64K instructions inside an execution.
     std::function<bool()> cancelled;

@@ -6,6 +6,11 @@
  *
  * expect: --algo=vhb -DN=3 => verdict=safe errors=none executions=1
  * expect: --algo=vhb -DN=10 => verdict=safe errors=none executions=1
+ * --vhb-equivalence=paper, by hand from Sec. 3 (the paper's own argument): the root writes only (S empty),
+ * the only leaf accesses are p2's reads (leaf HB and CHB on reads are p2's thread order), all values are 0:
+ * one maximal class.
+ * expect: --algo=vhb --vhb-equivalence=paper -DN=3 => verdict=safe errors=none executions=1
+ * expect: --algo=vhb --vhb-equivalence=paper -DN=10 => verdict=safe errors=none executions=1
  * expect: --algo=dfs -DN=3 => verdict=safe errors=none traces=27
  * expect: --algo=qpor -DN=3 => verdict=safe errors=none executions=27 ssb=0
  */

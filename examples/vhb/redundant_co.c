@@ -7,6 +7,12 @@
  *
  * expect: --algo=vhb -DN=2 => verdict=safe errors=none executions=3
  * expect: --algo=vhb -DN=8 => verdict=safe errors=none executions=9
+ * --vhb-equivalence=paper: the root is writer a (writes only), the leaves writer b and the reader. By hand from
+ * Sec. 3: the read's place among b's N writes (N+1 leaf HB orders) and its value (b's last write before it, or
+ * any of a's, or 0 before b writes) give N^2+N+1 VHB classes; optimisation 2 (App. D) explores one per value,
+ * N+1. (The paper's redundant_co(2) = 11 is another program: its threads loop differently.)
+ * expect: --algo=vhb --vhb-equivalence=paper -DN=2 => verdict=safe errors=none executions=3
+ * expect: --algo=vhb --vhb-equivalence=paper -DN=8 => verdict=safe errors=none executions=9
  * expect: --algo=dfs -DN=2 => verdict=safe errors=none traces=30
  * expect: --algo=qpor -DN=2 => verdict=safe errors=none executions=30 ssb=0
  */

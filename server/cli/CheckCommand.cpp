@@ -23,6 +23,9 @@ exploration:
                          (value-centric DPOR: one run per class of executions whose threads observe the
                          same values; no condition variables, free or memcpy yet)
   --vhb-final-states=on|off  vhb: enumerate each class's distinct final memories (default on)
+  --vhb-equivalence=values|paper  vhb: explore classes of equal events and values (default), or the
+                             paper's VHB equivalence with its two-sided Closure and CHB maps
+  --vhb-root=N               vhb paper: the root thread (canonical id; main is 0; default 1, main's first child)
   --alt=MODE             qpor's alternatives: sdpor, k1, k2, ..., optimal (default)
   --skip-step=N          qpor's tree skip-list step (default 4)
   --unroll=N             bound each loop to N iterations per entry (0 = unbounded, the default;
@@ -124,6 +127,14 @@ std::optional<std::string> parseCheckArgs(const std::vector<std::string>& args, 
             std::string v = value(a);
             if (v != "on" && v != "off") return "bad value in " + a + " (expected on or off)";
             req.options.vhbFinalStates = v == "on";
+        } else if (a.rfind("--vhb-equivalence=", 0) == 0) {
+            std::string v = value(a);
+            if (v != "values" && v != "paper") return "bad value in " + a + " (expected values or paper)";
+            req.options.vhbPaper = v == "paper";
+        } else if (a.rfind("--vhb-root=", 0) == 0) {
+            uint32_t root = 0;
+            if (!numberOpt(root)) return "bad value in " + a;
+            req.options.vhbRoot = root;
         } else if (a.rfind("--skip-step=", 0) == 0) {
             if (!numberOpt(req.options.skipStep) || req.options.skipStep < 2) return "bad value in " + a;
         } else if (a.rfind("--unroll=", 0) == 0) {

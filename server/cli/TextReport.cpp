@@ -98,6 +98,10 @@ void printText(std::ostream& os, const report::CheckResult& r) {
            << " infeasible extensions), " << formatMs(classes ? s.elapsedMs / double(classes) : 0) << " per class\n"
            << "            time: closure " << pct(counter("closure_ms")) << " %, realize " << pct(counter("realize_ms"))
            << " %, final-state monitor " << pct(counter("monitor_ms")) << " %\n";
+        if (s.extra.count("paper")) // --vhb-equivalence=paper: the paper's VHB classes and its CHB maps
+            os << "            paper equivalence: " << uint64_t(counter("extend_results"))
+               << " extensions to write-extended traces (Alg. 5 line 3), " << uint64_t(counter("chb_pruned"))
+               << " extensions pruned by CHB maps\n";
     }
 }
 

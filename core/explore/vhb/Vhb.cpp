@@ -11,12 +11,14 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "core/explore/RaceDetector.h"
 #include "core/explore/vhb/Apo.h"
+#include "core/explore/vhb/PaperVhb.h"
 
 namespace skein::explore::vhb {
 
@@ -46,7 +48,7 @@ struct Node {
 class VhbExplorer {
 public:
     VhbExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs)
-        : opts_(o), obs_(obs), clock_(o), errors_(o, obs), ex_(p, o.exec) {}
+        : opts_(o), obs_(obs), clock_(o), errors_(o, obs), ex_(p, o.exec), paper_(o.vhbRoot.value_or(1), paperCounters_) {}
     report::CheckResult run();
 
 private:
@@ -70,6 +72,7 @@ private:
     std::unordered_map<uint64_t, bool> attempted_; // extension → realisable (decided once)
     struct Work {
         std::vector<report::Decision> schedule;
+        std::shared_ptr<const paper::Node> paper; // --vhb-equivalence=paper: the node's two-sided APO and CHB map
     };
     std::vector<Work> work_;
     std::set<ErrorKey> racesFound_;
@@ -78,6 +81,7 @@ private:
     RunLog runs_;
     bool stop_ = false;
     // Counters (Stats::extra).
+    uint64_t extendResults_ = 0, siblingsSkipped_ = 0;
     uint64_t classes_ = 0, nonMaximal_ = 0, closureCalls_ = 0, realizeCalls_ = 0, infeasible_ = 0,
              searchStates_ = 0, revisits_ = 0, orderings_ = 0, monitorStates_ = 0;
     double closureMs_ = 0, realizeMs_ = 0, monitorMs_ = 0;
@@ -107,6 +111,19 @@ private:
     void stepExec(ThreadId t, uint32_t choice);
     std::vector<std::vector<uint32_t>> sectionOf_; // per thread, per event of the executor's trace: its section
     void visit(const Work& w);
+    // The two modes' extensions of a visited node (the witness replayed and write-extended, `node` built): the
+    // values mode's (below) and the paper's (PaperVhb). Each pushes its children onto work_ and returns how many
+    // children and how many classes (maximal traces) the node stands for.
+    struct Extended {
+        size_t children = 0;
+        uint64_t classes = 0;
+    };
+    Extended extendValues(const Node& node);
+    Extended extendPaper(const Work& w, const Node& node);
+    void maximal(const Node& node, ExecStatus status, uint64_t classes);
+    paper::Counters paperCounters_;
+    paper::Explorer paper_;
+    std::unordered_set<uint64_t> maximalSeen_; // paper: value classes whose monitor and races already ran
     void findRaces(const Node& n);
     std::optional<std::vector<report::Decision>> realizeChild(const Node& child);
     std::vector<report::Decision> toSchedule(const Node& n, const Linearisation& lin) const;
@@ -176,7 +193,7 @@ void VhbExplorer::writeExtend() {
             switch (v.pending.kind) {
             case EventKind::Write:
                 // An access of a heap object observes that it is alive (DESIGN.md "free"): read-like.
-                if (ex_.isHeapAddress(v.pending.addr)) continue;
+                if (!opts_.vhbPaper && ex_.isHeapAddress(v.pending.addr)) continue;
                 break;
             case EventKind::Unlock:
             case EventKind::ThreadCreate:
@@ -202,7 +219,8 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
             return false;
         }
         s.key = key(kMemory, e.addr, e.size);
-        if (ex_.isHeapAddress(e.addr)) { // it also observes that its object is alive (DESIGN.md "free")
+        // It also observes that its object is alive (DESIGN.md "free"); the paper mode refuses free() instead.
+        if (!opts_.vhbPaper && ex_.isHeapAddress(e.addr)) {
             s.acc2 = Acc2::Read;
             s.key2 = key(kAlive, program::pointerObject(e.addr), 0);
             s.val2 = 0;
@@ -212,6 +230,10 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     auto cond = [&](Role role) {
         if (e.tid >= 64) {
             setLimit("condition variables with threads numbered 64 or more");
+            return std::optional<SymEvent>();
+        }
+        if (opts_.vhbPaper) {
+            setLimit("condition variables (the paper's model has none; the values mode handles them)");
             return std::optional<SymEvent>();
         }
         s.key = key(kCond, e.addr, 0);
@@ -274,6 +296,10 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     case EventKind::Free:
         if (e.value2) {
             setLimit("realloc()");
+            return std::nullopt;
+        }
+        if (opts_.vhbPaper) {
+            setLimit("free() (the paper's model has none; the values mode handles it)");
             return std::nullopt;
         }
         // It observes that the object is alive (a double free when it is not) and ends it.
@@ -614,6 +640,10 @@ void VhbExplorer::monitorFinalStates(const Node& n) {
 void VhbExplorer::visit(const Work& w) {
     const std::vector<report::Decision>& schedule = w.schedule;
     report::Stats& st = result_.stats;
+    if (w.paper && w.paper->maximalSibling && *w.paper->maximalSibling) { // App. D optimisation 2
+        ++siblingsSkipped_;
+        return;
+    }
     if (!replay(schedule)) {
         setLimit("internal: a realisation did not replay in the executor");
         return;
@@ -623,11 +653,12 @@ void VhbExplorer::visit(const Work& w) {
     Node node = build();
     if (limit_) return;
     // Which threads have stopped on an error is part of the node: an extension whose event fails in the executor
-    // (a use after free) adds no event, only that.
+    // (a use after free) adds no event, only that. The values mode merges nodes of equal events and values; the
+    // paper mode's CHB maps make its nodes pairwise inequivalent (Lemma C.3), so it keeps none.
     uint64_t nodeHash = hashOf(node);
     for (ThreadId t = 0; t < ex_.numThreads(); ++t)
         if (ex_.thread(t).state == exec::ThreadState::Stopped) nodeHash = mix(nodeHash, 0x570990000ull + t);
-    if (!visited_.insert(nodeHash).second) {
+    if (!opts_.vhbPaper && !visited_.insert(nodeHash).second) {
         ++revisits_;
         return;
     }
@@ -642,7 +673,13 @@ void VhbExplorer::visit(const Work& w) {
     runs_.noteRun(ex_, result_);
     if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, ex_, schedule_)) stop_ = true;
     const ExecStatus status = ex_.status();
+    const Extended x = opts_.vhbPaper ? extendPaper(w, node) : extendValues(node);
+    if (limit_) return;
+    if (x.children) ++nonMaximal_;
+    if (x.classes) maximal(node, status, x.classes);
+}
 
+VhbExplorer::Extended VhbExplorer::extendValues(const Node& node) {
     size_t children = 0;
     for (ThreadId t = 0; t < ex_.numThreads() && !limit_; ++t)
         for (const Ext& ext : candidates(node, t)) {
@@ -665,31 +702,79 @@ void VhbExplorer::visit(const Work& w) {
                              ext.evs.size(), int(ext.evs[0].op), ext.evs[0].key, (unsigned long long)ext.evs[0].rval,
                              (unsigned long long)ext.evs[0].wval);
             if (auto s = realizeChild(child)) {
-                work_.push_back({std::move(*s)});
+                work_.push_back({std::move(*s), nullptr});
                 it->second = true;
                 ++children;
             } else {
                 ++infeasible_;
             }
         }
-    if (limit_) return;
-    if (children) {
-        ++nonMaximal_;
-    } else {
-        // A maximal node: no thread can take another event in any realisation — one class (a maximal trace).
-        if (kTrace) std::fprintf(stderr, "  maximal, status %d\n", int(status));
-        if (runs_.count(ex_, st)) stop_ = true;
-        // Classes: complete executions, errors and deadlocks (what dfs counts as Mazurkiewicz traces).
-        if (status == ExecStatus::Finished || status == ExecStatus::Error || status == ExecStatus::Running) ++classes_;
-        if (status == ExecStatus::Finished) {
-            if (opts_.vhbFinalStates) monitorFinalStates(node);
-            else finals_.insert(ex_.finalStateHash());
-        }
-        // Races are searched in maximal nodes only: a racing prefix of any execution τ is a prefix of a
-        // linearisation of τ's class, whose maximal node has τ's events and values (DESIGN.md "Data races").
-        // Last: it replays other linearisations in the executor.
-        if (opts_.detectRaces && !stop_) findRaces(node);
+    // A node without a realisable extension is maximal: no thread can take another event in any realisation.
+    return {children, children ? 0u : 1u};
+}
+
+// --vhb-equivalence=paper: one VC-DPOR call (Alg. 5) on w.paper. The executor gives what the algorithm cannot
+// know by itself: the write extension's events (WExtend, line 2) and each thread's possible next events.
+VhbExplorer::Extended VhbExplorer::extendPaper(const Work& w, const Node& node) {
+    const paper::Node& parent = *w.paper;
+    for (ThreadId t = 0; t < node.apo.threads.size(); ++t) {
+        for (const SymEvent& e : node.apo.threads[t])
+            if (e.section) setLimit("SV-COMP atomic sections (a section is several events no other thread may "
+                                    "separate: Lemma 4.1's witness does not keep them together)");
+        if (ex_.inAtomicSection(t)) setLimit("SV-COMP atomic sections");
+        const auto& mine = t < parent.apo.events.threads.size() ? parent.apo.events.threads[t] : std::vector<SymEvent>{};
+        if (node.apo.threads[t].size() < mine.size()) setLimit("internal: a paper witness lost events in replay");
     }
+    if (limit_) return {};
+    std::vector<std::vector<paper::Candidate>> next(node.apo.threads.size());
+    for (ThreadId t = 0; t < node.apo.threads.size() && !limit_; ++t)
+        for (const Ext& ext : candidates(node, t)) {
+            if (ext.evs.size() != 1) {
+                setLimit("SV-COMP atomic sections");
+                break;
+            }
+            next[t].push_back({ext.evs[0], ext.choices[0]});
+        }
+    if (limit_) return {};
+    Apo t = node.apo;
+    t.init.resize(init_.size());
+    for (size_t k = 0; k < init_.size(); ++k) t.init[k] = init_[k].value_or(0);
+    std::vector<uint32_t> wextend;
+    for (size_t i = w.schedule.size(); i < schedule_.size(); ++i) wextend.push_back(schedule_[i].thread);
+    paper::Expansion x = paper_.expand(parent, t, node.choices, wextend, next);
+    // Optimisation 2 (App. D): a maximal trace (every thread done) — the siblings that read the same value have
+    // the same events and values, hence the same local states, errors and final memories.
+    if (parent.maximalSibling && std::all_of(next.begin(), next.end(), [](const auto& n) { return n.empty(); }))
+        *parent.maximalSibling = true;
+    if (paperCounters_.anomalies) setLimit("internal: an APO not of the paper's shape (paper closure anomaly)");
+    extendResults_ += x.extended;
+    for (paper::Child& c : x.children) {
+        Node shown{c.node->apo.events, c.node->choices};
+        work_.push_back({toSchedule(shown, c.witness), std::move(c.node)});
+    }
+    return {x.children.size(), x.classes};
+}
+
+// A maximal node: one class, or (paper) as many as the node's extensions to E(t) that are maximal — they differ in
+// the leaf threads' happens-before only, so they share the events, values, errors and final memories.
+void VhbExplorer::maximal(const Node& node, ExecStatus status, uint64_t classes) {
+    report::Stats& st = result_.stats;
+    if (kTrace) std::fprintf(stderr, "  maximal, status %d\n", int(status));
+    if (runs_.count(ex_, st)) stop_ = true;
+    // Classes: complete executions, errors and deadlocks (what dfs counts as Mazurkiewicz traces).
+    if (status == ExecStatus::Finished || status == ExecStatus::Error || status == ExecStatus::Running)
+        classes_ += classes;
+    // The paper mode reaches one value class from several nodes (different side functions or causal orders):
+    // the monitor and the race search, which look at all linearisations of the values, run once per value class.
+    if (opts_.vhbPaper && !maximalSeen_.insert(hashOf(node)).second) return;
+    if (status == ExecStatus::Finished) {
+        if (opts_.vhbFinalStates) monitorFinalStates(node);
+        else finals_.insert(ex_.finalStateHash());
+    }
+    // Races are searched in maximal nodes only: a racing prefix of any execution τ is a prefix of a
+    // linearisation of τ's class, whose maximal node has τ's events and values (DESIGN.md "Data races").
+    // Last: it replays other linearisations in the executor.
+    if (opts_.detectRaces && !stop_) findRaces(node);
 }
 
 // Data races: two conflicting accesses of different threads (one a write, not both atomic) that some execution
@@ -859,11 +944,24 @@ void VhbExplorer::finishStats() {
     st.extra["revisits"] = double(revisits_);
     st.extra["monitor_ms"] = monitorMs_;
     st.extra["monitor_states"] = double(monitorStates_);
+    if (opts_.vhbPaper) { // the paper mode's Closure is PaperApo's (the values mode's counters stay 0 there)
+        const paper::Counters& c = paperCounters_;
+        st.extra["paper"] = 1;
+        st.extra["closure_calls"] = double(c.closureCalls);
+        st.extra["closure_ms"] = c.closureMs;
+        st.extra["closure_orderings"] = double(c.closure.inserted);
+        st.extra["realize_ms"] = c.realizeMs;
+        st.extra["infeasible_extensions"] = double(c.infeasible);
+        st.extra["chb_pruned"] = double(c.chbPruned);
+        st.extra["extend_results"] = double(extendResults_);
+        st.extra["siblings_skipped"] = double(siblingsSkipped_);
+    }
 }
 
 report::CheckResult VhbExplorer::run() {
     result_.algorithm = "vhb";
-    work_.push_back({});
+    if (opts_.vhbPaper) work_.push_back({{}, std::make_shared<paper::Node>(paper_.initial())});
+    else work_.push_back({});
     while (!work_.empty() && !stop_) {
         Work w = std::move(work_.back());
         work_.pop_back();
@@ -875,7 +973,8 @@ report::CheckResult VhbExplorer::run() {
     if (stop_ && (errors_.limitReached() || opts_.stopOnFirstError)) result_.stoppedEarly = true;
     report::Stats& st = result_.stats;
     if (limit_) {
-        result_.explorerLimit = "vhb does not handle " + *limit_;
+        result_.explorerLimit =
+            std::string(opts_.vhbPaper ? "vhb --vhb-equivalence=paper" : "vhb") + " does not handle " + *limit_;
         result_.bounds.push_back({*result_.explorerLimit});
     }
     runs_.addBoundsTo(result_);
