@@ -1,0 +1,443 @@
+// The vhb explorer, part 2 of 3 (VhbExplorer.h): from the executor's events to the symbolic events of
+// annotated partial orders (locations, values, condition variables, heap liveness), replay and WExtend
+// (Alg. 5 lines 1-2), a node's events, and each thread's candidate extensions (ExtendRoot/ExtendLeaf's events
+// with every value they may observe, Alg. 6-7; atomic sections as one extension).
+#include "core/explore/vhb/VhbExplorer.h"
+
+
+namespace skein::explore::vhb::detail {
+
+uint32_t VhbExplorer::key(uint8_t kind, uint64_t addr, uint32_t size) {
+    auto [it, fresh] = keys_.try_emplace({kind, addr}, uint32_t(keySize_.size()));
+    if (fresh) {
+        keySize_.push_back(size);
+        keyKind_.push_back(kind);
+        // A mutex starts unlocked, a condition variable without waiters, a heap object alive.
+        init_.push_back(kind != kMemory ? std::optional<uint64_t>(0) : std::nullopt);
+    }
+    uint32_t k = it->second;
+    if (kind == 0) {
+        if (keySize_[k] != size) setLimit("mixed-size accesses to one location");
+        for (uint64_t w = addr & ~uint64_t(model::kWordSize - 1); w < addr + size; w += model::kWordSize) {
+            auto [wit, wfresh] = keyOfWord_.try_emplace(w, k);
+            if (!wfresh && wit->second != k) setLimit("overlapping accesses of different sizes or addresses");
+        }
+    }
+    return k;
+}
+
+// The initial value of a location is what it holds before its first write of an execution (the paper's
+// initial event, Sec. 2): learnt from the executor on the way.
+void VhbExplorer::learnInit(ThreadId t, bool stepping) {
+    const Event& p = ex_.thread(t).pending;
+    if (!p.isMemory() || p.kind == EventKind::Copy || p.kind == EventKind::Free || p.size2) return;
+    if (p.size == 0 || p.size > 8) return;
+    uint32_t k = key(kMemory, p.addr, p.size);
+    if (!init_[k] && !writtenThisRun_.count(k))
+        if (auto v = ex_.peek(p.addr, p.size)) init_[k] = mask(*v, p.size);
+    if (stepping && p.writes()) writtenThisRun_.insert(k);
+}
+
+void VhbExplorer::stepExec(ThreadId t, uint32_t choice) {
+    learnInit(t);
+    if (sectionOf_.size() <= t) sectionOf_.resize(t + 1);
+    sectionOf_[t].push_back(ex_.atomicSectionId(t));
+    ex_.step(t, choice);
+}
+
+bool VhbExplorer::replay(const std::vector<report::Decision>& schedule) {
+    ex_.reset();
+    writtenThisRun_.clear();
+    sectionOf_.clear();
+    for (const report::Decision& d : schedule) {
+        if (d.thread >= ex_.numThreads() || !ex_.enabled(d.thread)) return false;
+        stepExec(d.thread, d.choice);
+    }
+    schedule_ = schedule;
+    return true;
+}
+
+// WExtend (Alg. 5 line 2): run every thread through its write-like events (writes, unlocks, creates, ...) up to
+// its next read-like one. They observe nothing, so appending them keeps the node realisable.
+void VhbExplorer::writeExtend() {
+    for (bool progress = true; progress && ex_.status() == ExecStatus::Running && !limit_;) {
+        progress = false;
+        for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
+            // An atomic section is one extension (sectionCandidates), never written out piecemeal.
+            if (!ex_.enabled(t) || ex_.inAtomicSection(t)) continue;
+            const exec::ThreadView& v = ex_.thread(t);
+            switch (v.pending.kind) {
+            case EventKind::Write:
+                // An access of a heap object observes that it is alive (DESIGN.md "free"): read-like.
+                if (!opts_.vhbPaper && ex_.isHeapAddress(v.pending.addr)) continue;
+                break;
+            case EventKind::Unlock:
+            case EventKind::ThreadCreate:
+            case EventKind::Fence:
+            case EventKind::ProgramExit: break;
+            case EventKind::Nondet:
+                if (v.choices == 1) break;
+                continue;
+            default: continue;
+            }
+            stepExec(t, 0);
+            schedule_.push_back({t, 0});
+            progress = true;
+        }
+    }
+}
+
+std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
+    SymEvent s;
+    auto memory = [&]() -> bool {
+        if (e.size == 0 || e.size > 8) {
+            setLimit("accesses wider than 8 bytes");
+            return false;
+        }
+        s.key = key(kMemory, e.addr, e.size);
+        // It also observes that its object is alive (DESIGN.md "free"); the paper mode refuses free() instead.
+        if (!opts_.vhbPaper && ex_.isHeapAddress(e.addr)) {
+            s.acc2 = Acc2::Read;
+            s.key2 = key(kAlive, program::pointerObject(e.addr), 0);
+            s.val2 = 0;
+        }
+        return true;
+    };
+    auto cond = [&](Role role) {
+        if (e.tid >= 64) {
+            setLimit("condition variables with threads numbered 64 or more");
+            return std::optional<SymEvent>();
+        }
+        if (opts_.vhbPaper) {
+            setLimit("condition variables (the paper's model has none; the values mode handles them)");
+            return std::optional<SymEvent>();
+        }
+        s.key = key(kCond, e.addr, 0);
+        s.role = role;
+        s.op = Op::Rmw;
+        if (role == Role::CondWait) { // it releases the mutex too
+            s.acc2 = Acc2::Write;
+            s.key2 = key(kMutex, e.addr2, 0);
+            s.val2 = 0;
+        }
+        return std::optional<SymEvent>(s); // values: condValues
+    };
+    switch (e.kind) {
+    case EventKind::Read:
+        if (e.size2) {
+            setLimit("string comparisons (two-range reads)");
+            return std::nullopt;
+        }
+        if (!memory()) return std::nullopt;
+        s.op = Op::Read;
+        s.rval = mask(e.value, e.size);
+        return s;
+    case EventKind::Write:
+        if (!memory()) return std::nullopt;
+        s.op = Op::Write;
+        s.wval = mask(e.value, e.size);
+        return s;
+    case EventKind::Rmw:
+        if (!memory()) return std::nullopt;
+        s.op = Op::Rmw;
+        s.rval = mask(e.value, e.size);
+        s.wval = mask(e.value2, e.size);
+        s.rmwWrites = e.rmwWrote;
+        return s;
+    // A mutex is a location: lock = read 0 and write 1 with nothing in between, unlock = write 0 (DESIGN.md).
+    case EventKind::Lock:
+        s = {Op::Rmw, key(kMutex, e.addr, 0), 0, 1};
+        return s;
+    case EventKind::TryLock:
+        if (e.value == 1) s = {Op::Rmw, key(kMutex, e.addr, 0), 0, 1};
+        else s = {Op::Read, key(kMutex, e.addr, 0), 1, 0};
+        return s;
+    case EventKind::Unlock:
+        s = {Op::Write, key(kMutex, e.addr, 0), 0, 0};
+        return s;
+    case EventKind::ThreadCreate:
+        s.op = Op::Create;
+        s.other = uint32_t(e.value);
+        return s;
+    case EventKind::ThreadJoin:
+        s.op = Op::Join;
+        s.other = uint32_t(e.value);
+        return s;
+    case EventKind::Nondet:
+    case EventKind::Fence:
+    case EventKind::ProgramExit: return s;
+    case EventKind::CondWait: return cond(Role::CondWait);
+    case EventKind::CondSignal: return cond(Role::CondSignal);
+    case EventKind::CondBroadcast: return cond(Role::CondBroadcast);
+    case EventKind::Free:
+        if (e.value2) {
+            setLimit("realloc()");
+            return std::nullopt;
+        }
+        if (opts_.vhbPaper) {
+            setLimit("free() (the paper's model has none; the values mode handles it)");
+            return std::nullopt;
+        }
+        // It observes that the object is alive (a double free when it is not) and ends it.
+        s = {Op::Rmw, key(kAlive, program::pointerObject(e.addr), 0), 0, 1};
+        s.role = Role::Free;
+        return s;
+    case EventKind::Copy: setLimit("memcpy-like copies"); return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+// A condition variable is a location holding the set of its waiters, one bit per thread (DESIGN.md
+// "Condition variables"): a wait adds its thread (and releases the mutex), a signal takes the woken one off, a
+// broadcast empties it. All three read the set: what they do depends on it.
+SymEvent VhbExplorer::useAfterFree(const SymEvent& access) {
+    SymEvent s{Op::Read, access.key2, 1, 0};
+    s.role = Role::UseAfterFree;
+    s.key2 = access.key;
+    s.val2 = access.writes();
+    return s;
+}
+
+void VhbExplorer::condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId woken) const {
+    s.rval = waiters;
+    s.other = 0;
+    switch (s.role) {
+    case Role::CondWait: s.wval = waiters | (uint64_t(1) << t); break;
+    case Role::CondSignal:
+        s.wval = woken == model::kNoThread ? waiters : waiters & ~(uint64_t(1) << woken);
+        s.other = woken == model::kNoThread ? 0 : woken + 1;
+        break;
+    case Role::CondBroadcast: s.wval = 0; break;
+    case Role::None: break;
+    }
+    if (s.wval == waiters) s.op = Op::Read; // nobody to wake: it only observes that
+}
+
+// The mutex re-acquire after a pthread_cond_wait may run only once a signal or broadcast took its thread off the
+// waiters: a guard on the condition variable's waiter set.
+void VhbExplorer::addGuard(SymEvent& s, const std::vector<SymEvent>& before, ThreadId t) const {
+    if (before.empty() || before.back().role != Role::CondWait) return;
+    s.guardKey = before.back().key;
+    s.guardBit = uint8_t(t);
+}
+
+Node VhbExplorer::build() {
+    Node n;
+    size_t nt = ex_.numThreads();
+    n.apo.threads.resize(nt);
+    n.choices.resize(nt);
+    for (const report::Decision& d : schedule_) n.choices[d.thread].push_back(d.choice);
+    std::map<uint32_t, uint64_t> waiters; // per condition variable, along the execution
+    std::set<uint32_t> freed;             // heap objects (kAlive keys) freed so far: an access after it observes it
+    for (const Event& e : ex_.trace()) {
+        auto s = symbolic(e);
+        auto& th = n.apo.threads[e.tid];
+        SymEvent sym = s.value_or(SymEvent{});
+        if (isCond(sym.role)) {
+            uint64_t& w = waiters[sym.key];
+            ThreadId woken = e.kind == EventKind::CondSignal && e.value ? ThreadId(e.value - 1) : model::kNoThread;
+            condValues(sym, e.tid, w, woken);
+            w = sym.wval;
+        }
+        if (e.kind == EventKind::Lock) addGuard(sym, th, e.tid);
+        // An access after the free observes only that (the executor stops the thread on it): the candidates'
+        // use-after-free extension.
+        if (sym.acc2 == Acc2::Read && keyKind_[sym.key2] == kAlive && freed.count(sym.key2)) sym = useAfterFree(sym);
+        if (sym.role == Role::Free && !freed.insert(sym.key).second) sym = {Op::Read, sym.key, 1, 0}; // double free
+        if (sym.role == Role::None && e.kind == EventKind::Free) sym.role = Role::Free;
+        sym.section = e.tid < sectionOf_.size() && th.size() < sectionOf_[e.tid].size() ? sectionOf_[e.tid][th.size()] : 0;
+        th.push_back(sym);
+    }
+    n.apo.finished.resize(nt);
+    n.apo.openSection.assign(nt, false);
+    for (ThreadId t = 0; t < nt; ++t) {
+        const auto& th = n.apo.threads[t];
+        n.apo.finished[t] = ex_.thread(t).state == exec::ThreadState::Finished;
+        n.apo.openSection[t] = !th.empty() && th.back().section && ex_.atomicSectionId(t) == th.back().section;
+    }
+    n.apo.init.resize(init_.size());
+    for (size_t k = 0; k < init_.size(); ++k) n.apo.init[k] = init_[k].value_or(0);
+    return n;
+}
+
+uint64_t VhbExplorer::hashOf(const Node& n) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t t = 0; t < n.apo.threads.size(); ++t) {
+        h = mix(h, 0xfeed0000 + t);
+        for (size_t i = 0; i < n.apo.threads[t].size(); ++i) {
+            const SymEvent& e = n.apo.threads[t][i];
+            h = mix(mix(mix(mix(mix(h, uint64_t(e.op)), e.key), e.rval), e.wval), e.other);
+            if (e.acc2 != Acc2::None) h = mix(mix(mix(h, uint64_t(e.acc2)), e.key2), e.val2);
+            if (e.role != Role::None) h = mix(h, 0x401e0000ull + uint64_t(e.role));
+            h = mix(h, i < n.choices[t].size() ? n.choices[t][i] : 0);
+        }
+    }
+    return h;
+}
+
+// ExtendRoot/ExtendLeaf (Alg. 6–7) for thread t: its next event with each value it may observe — the values
+// of the writes to its location in the node, and the initial value (the candidate writes M_t(r), grouped by
+// value: the paper's good-writes of the extension).
+std::set<uint64_t> VhbExplorer::valuesOf(const Node& n, uint32_t key, const std::vector<SymEvent>& more) const {
+    std::set<uint64_t> values;
+    if (init_[key]) values.insert(*init_[key]);
+    auto add = [&](const SymEvent& e) {
+        if (e.writes() && e.key == key) values.insert(e.wval);
+        if (e.acc2 == Acc2::Write && e.key2 == key) values.insert(e.val2);
+    };
+    for (const auto& th : n.apo.threads)
+        for (const SymEvent& e : th) add(e);
+    for (const SymEvent& e : more) add(e);
+    return values;
+}
+
+std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t) {
+    std::vector<Ext> out;
+    const exec::ThreadView& v = ex_.thread(t);
+    if (v.state == exec::ThreadState::Finished || v.state == exec::ThreadState::Stopped) return out;
+    const Event& p = v.pending;
+    if (kTrace)
+        std::fprintf(stderr, "  thread %u state %d pending %s\n", t, int(v.state),
+                     std::string(model::eventKindName(p.kind)).c_str());
+    if (ex_.inAtomicSection(t)) return sectionCandidates(n, t);
+    auto single = [&](SymEvent e, uint32_t choice) { out.push_back({{e}, {choice}, false}); };
+    if (p.kind == EventKind::Nondet) {
+        for (uint32_t c = 0; c < v.choices; ++c) single(SymEvent{}, c);
+        return out;
+    }
+    learnInit(t, /*stepping=*/false);
+    auto base = symbolic(p);
+    if (!base || limit_) return out;
+    if (isCond(base->role)) {
+        for (uint64_t waiters : valuesOf(n, base->key, {})) {
+            if (base->role == Role::CondWait && ((waiters >> t) & 1)) continue;
+            std::vector<ThreadId> woken{model::kNoThread};
+            if (base->role == Role::CondSignal && waiters) {
+                woken.clear();
+                for (ThreadId w = 0; w < 64; ++w)
+                    if ((waiters >> w) & 1) woken.push_back(w);
+            }
+            for (ThreadId w : woken) {
+                SymEvent s = *base;
+                condValues(s, t, waiters, w);
+                single(s, 0); // a signal's choice (which waiter) is the linearisation's: toSchedule
+            }
+        }
+        return out;
+    }
+    if (p.kind == EventKind::Lock) addGuard(*base, n.apo.threads[t], t);
+    if (base->role == Role::Free) { // on a live object; a double free when a free of it is in the node
+        single(*base, 0);
+        if (valuesOf(n, base->key, {}).count(1)) {
+            SymEvent twice{Op::Read, base->key, 1, 0};
+            twice.role = Role::Free;
+            single(twice, 0);
+        }
+        return out;
+    }
+    // An access of a freed heap object: the extension where it observes the free (the executor reports a use
+    // after free) — only when a free of it is in the node.
+    if (base->acc2 == Acc2::Read && valuesOf(n, base->key2, {}).count(1)) single(useAfterFree(*base), 0);
+    if (p.kind == EventKind::TryLock) {
+        single({Op::Rmw, base->key, 0, 1}, 0);
+        single({Op::Read, base->key, 1, 0}, 0);
+        return out;
+    }
+    if (p.kind != EventKind::Read && p.kind != EventKind::Rmw) {
+        single(*base, 0);
+        return out;
+    }
+    for (uint64_t val : valuesOf(n, base->key, {})) {
+        SymEvent s = *base;
+        s.rval = val;
+        if (p.kind == EventKind::Rmw) {
+            // What it writes depends on what it reads: ask the executor (on a copy).
+            auto e = ex_.probe(t, val);
+            if (!e) continue;
+            s.wval = mask(e->value2, p.size);
+            s.rmwWrites = e->rmwWrote;
+        }
+        single(s, 0);
+    }
+    return out;
+}
+
+// An SV-COMP atomic section runs alone: it is added to a node as one extension, all its events at once (a
+// linearisation keeps them contiguous: Apo's sections). Each way through it — every value each of its reads may
+// observe, every outcome of a nondet value or a trylock — is one extension; the executor runs the section on
+// copies, with each read forced to the value tried (Executor::forceStep), as if the section ran alone.
+std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, ThreadId t) {
+    std::vector<Ext> out;
+    Ext cur;
+    size_t budget = 100'000; // section paths
+    std::function<void(const exec::Executor&)> expand = [&](const exec::Executor& c) {
+        const exec::ThreadView& v = c.thread(t);
+        bool alive = v.state != exec::ThreadState::Finished && v.state != exec::ThreadState::Stopped;
+        if (!alive || !c.inAtomicSection(t) || (!cur.evs.empty() && c.atomicSectionId(t) != cur.evs.back().section)) {
+            if (!cur.evs.empty()) out.push_back(cur);
+            return;
+        }
+        if (budget-- == 0) {
+            setLimit("an atomic section with over 100000 ways through it");
+            return;
+        }
+        const Event p = v.pending;
+        const uint32_t section = c.atomicSectionId(t);
+        struct Outcome {
+            uint32_t choice = 0;
+            std::optional<uint64_t> value;
+            std::optional<bool> free;
+        };
+        std::vector<Outcome> outcomes;
+        if (p.kind == EventKind::Nondet) {
+            for (uint32_t k = 0; k < v.choices; ++k) outcomes.push_back({k, {}, {}});
+        } else if (p.kind == EventKind::Lock) {
+            outcomes.push_back({0, {}, true});
+        } else if (p.kind == EventKind::TryLock) {
+            outcomes.push_back({0, {}, true});
+            outcomes.push_back({0, {}, false});
+        } else if (p.kind == EventKind::Read || p.kind == EventKind::Rmw) {
+            auto base = symbolic(p);
+            if (!base) return;
+            uint32_t k = base->key;
+            if (!init_[k] && !writtenThisRun_.count(k) &&
+                std::none_of(cur.evs.begin(), cur.evs.end(), [&](const SymEvent& e) { return e.writes() && e.key == k; }))
+                if (auto val = c.peek(p.addr, p.size)) init_[k] = mask(*val, p.size);
+            for (uint64_t val : valuesOf(n, k, cur.evs)) outcomes.push_back({0, val, {}});
+        } else {
+            outcomes.push_back({});
+        }
+        bool any = false;
+        for (const Outcome& o : outcomes) {
+            auto next = c.forceStep(t, o.choice, o.value, o.free);
+            if (!next) continue;
+            any = true;
+            auto s = symbolic(next->trace().back());
+            if (!s || limit_) return;
+            // Not modelled inside a section: a condition variable's waiter set (forceStep runs the section alone),
+            // and an access of a heap object some thread of the node frees (the section would also have to be
+            // tried after the free).
+            if (isCond(s->role)) setLimit("condition variables inside an atomic section");
+            if (s->role == Role::Free) setLimit("free() inside an atomic section");
+            if (s->acc2 == Acc2::Read && valuesOf(n, s->key2, cur.evs).count(1))
+                setLimit("an atomic section accessing a heap object that another thread frees");
+            if (limit_) return;
+            s->section = section;
+            cur.evs.push_back(*s);
+            cur.choices.push_back(o.choice);
+            expand(*next);
+            cur.evs.pop_back();
+            cur.choices.pop_back();
+            if (limit_) return;
+        }
+        if (!any && !cur.evs.empty()) { // it blocks inside the section: nothing else runs after it
+            Ext e = cur;
+            e.open = true;
+            out.push_back(e);
+        }
+    };
+    expand(ex_);
+    return out;
+}
+
+} // namespace skein::explore::vhb::detail

@@ -1,0 +1,132 @@
+#pragma once
+// The vhb explorer's class, shared by its three source files (internal to core/explore/vhb): Vhb.cpp (the
+// exploration: visit a node, extend it in either mode, maximal nodes), VhbEvents.cpp (from the executor's events
+// to symbolic events, nodes and their candidate extensions) and VhbRaces.cpp (the race search and the final-state
+// monitor on maximal nodes). DESIGN.md beside this file.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/exec/Executor.h"
+#include "core/explore/Explorer.h"
+#include "core/explore/RaceDetector.h"
+#include "core/explore/vhb/Apo.h"
+#include "core/explore/vhb/PaperVhb.h"
+
+namespace skein::explore::vhb::detail {
+
+using exec::ExecStatus;
+using model::Event;
+using model::EventKind;
+using model::ThreadId;
+
+// SKEIN_VHB_TRACE=1 prints the nodes and extensions (a debugging aid, not an interface).
+inline const bool kTrace = std::getenv("SKEIN_VHB_TRACE") != nullptr;
+
+inline uint64_t mask(uint64_t v, uint32_t size) { return size >= 8 ? v : v & ((uint64_t(1) << (8 * size)) - 1); }
+
+inline uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull; }
+
+using Clock = std::chrono::steady_clock;
+inline double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// A node's events with the decisions that replay them (the choice of each event, per thread).
+struct Node {
+    Apo apo;
+    std::vector<std::vector<uint32_t>> choices;
+};
+
+class VhbExplorer {
+public:
+    VhbExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs)
+        : opts_(o), obs_(obs), clock_(o), errors_(o, obs), ex_(p, o.exec), paper_(o.vhbRoot.value_or(1), paperCounters_) {}
+    report::CheckResult run();
+
+private:
+    const ExploreOptions& opts_;
+    Observer* obs_;
+    report::CheckResult result_;
+    RunClock clock_;
+    ErrorCollector errors_;
+    exec::Executor ex_;
+    RaceDetector races_;
+    // Locations: dense keys for memory words (by address, one access size each), mutexes, condition variables
+    // (their waiters, as a bit set) and heap objects (alive or freed).
+    enum KeyKind : uint8_t { kMemory, kMutex, kCond, kAlive };
+    std::map<std::pair<uint8_t, uint64_t>, uint32_t> keys_;
+    std::map<uint64_t, uint32_t> keyOfWord_; // aligned word → key: mixed-size accesses are detected here
+    std::vector<uint32_t> keySize_;
+    std::vector<uint8_t> keyKind_;
+    std::vector<std::optional<uint64_t>> init_;
+    std::set<uint32_t> writtenThisRun_;
+    std::unordered_set<uint64_t> visited_, finals_;
+    std::unordered_map<uint64_t, bool> attempted_; // extension → realisable (decided once)
+    struct Work {
+        std::vector<report::Decision> schedule;
+        std::shared_ptr<const paper::Node> paper; // --vhb-equivalence=paper: the node's two-sided APO and CHB map
+    };
+    std::vector<Work> work_;
+    std::set<ErrorKey> racesFound_;
+    std::vector<report::Decision> schedule_;
+    std::optional<std::string> limit_;
+    RunLog runs_;
+    bool stop_ = false;
+    // Counters (Stats::extra).
+    uint64_t extendResults_ = 0, siblingsSkipped_ = 0;
+    uint64_t classes_ = 0, nonMaximal_ = 0, closureCalls_ = 0, realizeCalls_ = 0, infeasible_ = 0,
+             searchStates_ = 0, revisits_ = 0, orderings_ = 0, monitorStates_ = 0;
+    double closureMs_ = 0, realizeMs_ = 0, monitorMs_ = 0;
+
+    void setLimit(std::string why) {
+        if (!limit_) limit_ = std::move(why);
+    }
+    uint32_t key(uint8_t kind, uint64_t addr, uint32_t size);
+    void learnInit(ThreadId t, bool stepping = true);
+    bool replay(const std::vector<report::Decision>& schedule);
+    void writeExtend();
+    std::optional<SymEvent> symbolic(const Event& e);
+    void condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId woken) const;
+    static SymEvent useAfterFree(const SymEvent& access); // DESIGN.md "free()"
+    void addGuard(SymEvent& s, const std::vector<SymEvent>& before, ThreadId t) const;
+    Node build();
+    static uint64_t hashOf(const Node& n);
+    // One extension of a node by thread t: its next event, or a whole atomic section (DESIGN.md).
+    struct Ext {
+        std::vector<SymEvent> evs;
+        std::vector<uint32_t> choices;
+        bool open = false; // ends inside its atomic section (it blocked there)
+    };
+    std::vector<Ext> candidates(const Node& n, ThreadId t);
+    std::vector<Ext> sectionCandidates(const Node& n, ThreadId t);
+    std::set<uint64_t> valuesOf(const Node& n, uint32_t key, const std::vector<SymEvent>& more) const;
+    void stepExec(ThreadId t, uint32_t choice);
+    std::vector<std::vector<uint32_t>> sectionOf_; // per thread, per event of the executor's trace: its section
+    void visit(const Work& w);
+    // The two modes' extensions of a visited node (the witness replayed and write-extended, `node` built): the
+    // values mode's (below) and the paper's (PaperVhb). Each pushes its children onto work_ and returns how many
+    // children and how many classes (maximal traces) the node stands for.
+    struct Extended {
+        size_t children = 0;
+        uint64_t classes = 0;
+    };
+    Extended extendValues(const Node& node);
+    Extended extendPaper(const Work& w, const Node& node);
+    void maximal(const Node& node, ExecStatus status, uint64_t classes);
+    paper::Counters paperCounters_;
+    paper::Explorer paper_;
+    std::unordered_set<uint64_t> maximalSeen_; // paper: value classes whose monitor and races already ran
+    void findRaces(const Node& n);
+    std::optional<std::vector<report::Decision>> realizeChild(const Node& child);
+    std::vector<report::Decision> toSchedule(const Node& n, const Linearisation& lin) const;
+    void monitorFinalStates(const Node& n);
+    void finishStats();
+};
+
+} // namespace skein::explore::vhb::detail

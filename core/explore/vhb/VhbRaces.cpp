@@ -1,0 +1,194 @@
+// The vhb explorer, part 3 of 3 (VhbExplorer.h): what is checked on a maximal node besides its witness — the
+// distinct final memories of its class (the final-state monitor) and the data races some linearisation of it
+// exhibits (DESIGN.md "Final states", "Data races").
+#include "core/explore/vhb/VhbExplorer.h"
+
+
+namespace skein::explore::vhb::detail {
+
+// The final-state monitor: the node fixes what every thread observes, not the order of the last writes to each
+// location; the distinct final memories are the complete linearisations' (DESIGN.md "Final states").
+void VhbExplorer::monitorFinalStates(const Node& n) {
+    auto t0 = Clock::now();
+    auto q = closure(n.apo);
+    if (!q) return;
+    q->computeRequired();
+    std::map<uint64_t, Linearisation> memories;
+    SearchLimits limits;
+    limits.maxStates = 2'000'000;
+    search(
+        n.apo, &*q,
+        [&](const SearchState& s) {
+            for (uint32_t t = 0; t < n.apo.threads.size(); ++t)
+                if (s.pos[t] != n.apo.threads[t].size()) return false;
+            uint64_t h = 1469598103934665603ull;
+            for (uint64_t m : s.mem) h = mix(h, m);
+            memories.try_emplace(h, s.path);
+            return false;
+        },
+        &limits);
+    monitorStates_ += limits.states;
+    if (limits.exhausted) runs_.addBound("vhb: the final-state monitor gave up on a class with over 2M states");
+    if (memories.size() <= 1) {
+        finals_.insert(ex_.finalStateHash());
+    } else {
+        for (auto& [_, lin] : memories)
+            if (replay(toSchedule(n, lin))) finals_.insert(ex_.finalStateHash());
+    }
+    monitorMs_ += msSince(t0);
+}
+
+// Data races: two conflicting accesses of different threads (one a write, not both atomic) that some execution
+// of the node runs back to back — then nothing orders them (DESIGN.md "Data races"). The witness execution only
+// shows the races of one linearisation, so each new event is paired with the node's earlier conflicting ones and
+// a prefix ending with the pair adjacent is searched for.
+void VhbExplorer::findRaces(const Node& n) {
+    // A copy: the replays below change the executor's trace. (Any linearisation of the node has the same events
+    // per thread.)
+    const std::vector<Event> trace = ex_.trace();
+    std::vector<std::vector<uint32_t>> traceIndex(n.apo.threads.size());
+    for (uint32_t i = 0; i < trace.size(); ++i) traceIndex[trace[i].tid].push_back(i);
+    struct Access {
+        uint32_t t, i;
+    };
+    std::vector<Access> accesses;
+    auto isFree = [&](const SymEvent& e) { return e.role == Role::Free; };
+    // The memory location an event accesses (a use after free keeps it in key2), whether it writes it, and the
+    // heap object whose liveness it observes.
+    auto memKey = [&](const SymEvent& e) {
+        if (e.role == Role::UseAfterFree) return e.key2;
+        return (e.reads() || e.writes()) && keyKind_[e.key] == kMemory ? e.key : kNoKey;
+    };
+    auto memWrites = [&](const SymEvent& e) { return e.role == Role::UseAfterFree ? e.val2 != 0 : e.writes(); };
+    auto objectOf = [&](const SymEvent& e) {
+        if (e.role == Role::UseAfterFree) return e.key;
+        return e.acc2 == Acc2::Read && keyKind_[e.key2] == kAlive ? e.key2 : kNoKey;
+    };
+    // Conflicting accesses: of one memory location with a write among them, a free and an access of its object,
+    // or two frees of one object (as for the race detector, where a free writes its whole object).
+    auto conflict = [&](const SymEvent& a, const SymEvent& b) {
+        if (memKey(a) != kNoKey && memKey(b) != kNoKey) return memKey(a) == memKey(b) && (memWrites(a) || memWrites(b));
+        if (isFree(a) && isFree(b)) return a.key == b.key;
+        return (isFree(a) && objectOf(b) == a.key) || (isFree(b) && objectOf(a) == b.key);
+    };
+    for (uint32_t t = 0; t < n.apo.threads.size(); ++t)
+        for (uint32_t i = 0; i < n.apo.threads[t].size(); ++i) {
+            const SymEvent& e = n.apo.threads[t][i];
+            if (memKey(e) != kNoKey || isFree(e)) accesses.push_back({t, i});
+        }
+    // The mutexes each access holds: two accesses under a common mutex cannot be adjacent (a cheap filter).
+    std::vector<std::vector<std::vector<uint32_t>>> held(n.apo.threads.size());
+    for (uint32_t t = 0; t < n.apo.threads.size(); ++t) {
+        std::vector<uint32_t> locks;
+        for (const SymEvent& e : n.apo.threads[t]) {
+            bool mutex = (e.op == Op::Rmw || e.op == Op::Write) && keyKind_[e.key] == kMutex;
+            if (mutex && e.op == Op::Rmw && e.wval == 1) locks.push_back(e.key);
+            if (mutex && e.op == Op::Write) std::erase(locks, e.key);
+            if (e.acc2 == Acc2::Write && keyKind_[e.key2] == kMutex) std::erase(locks, e.key2); // a cond wait
+            held[t].push_back(locks);
+        }
+    }
+    auto commonLock = [&](uint32_t t1, uint32_t i1, uint32_t t2, uint32_t i2) {
+        for (uint32_t m : held[t1][i1])
+            if (std::find(held[t2][i2].begin(), held[t2][i2].end(), m) != held[t2][i2].end()) return true;
+        return false;
+    };
+    auto acquires = [&](uint32_t t, uint32_t k) {
+        const SymEvent& e = n.apo.threads[t][k];
+        if (e.reads() && keyKind_[e.key] == kMutex) return true; // a lock
+        return e.reads() && trace[traceIndex[t][k]].atomic;
+    };
+    auto touches = [&](uint32_t t, uint32_t k, uint32_t key) {
+        const SymEvent& e = n.apo.threads[t][k];
+        return e.writes() && e.key == key; // a later write of the location becomes the detector's last one
+    };
+    // Program order with create and join: two accesses it orders cannot be adjacent in any linearisation.
+    const Order base(n.apo);
+    for (const Access& b : accesses) {
+        const SymEvent& eb = n.apo.threads[b.t][b.i];
+        const Event& tb = trace[traceIndex[b.t][b.i]];
+        for (const Access& a : accesses) {
+            // Each unordered pair once (b's thread after a's); pairs of events the parent had were tried there,
+            // but with the parent's values: a node's values can make a pair adjacent that was not before.
+            if (a.t >= b.t || commonLock(a.t, a.i, b.t, b.i)) continue;
+            if (base.before(base.id(a.t, a.i), base.id(b.t, b.i)) || base.before(base.id(b.t, b.i), base.id(a.t, a.i)))
+                continue;
+            const SymEvent& ea = n.apo.threads[a.t][a.i];
+            const Event& ta = trace[traceIndex[a.t][a.i]];
+            if (!conflict(ea, eb) || (ta.atomic && tb.atomic)) continue;
+            ErrorKey key = ErrorKey::race(ta.loc, tb.loc);
+            if (racesFound_.count(key) || errors_.has(key)) continue;
+            for (int order = 0; order < 2; ++order) {
+                Access first = order ? b : a, second = order ? a : b;
+                const SymEvent& e1 = n.apo.threads[first.t][first.i];
+                const SymEvent& e2 = n.apo.threads[second.t][second.i];
+                std::optional<Linearisation> found;
+                uint32_t firstAt = 0;
+                SearchLimits limits;
+                limits.maxStates = 200'000;
+                search(
+                    n.apo, nullptr,
+                    [&](const SearchState& s) {
+                        // Between first and second: the rest of first's atomic section (it runs before anything
+                        // else), then events of second's thread that acquire nothing first's thread released
+                        // after first (RaceDetector: a lock from an unlock, an atomic read from an atomic write, a
+                        // join) — then nothing orders first before second, as for the race detector. Neither
+                        // side may write the location again (the detector compares with the last write).
+                        if (s.pos[first.t] != first.i || s.pos[second.t] > second.i) return false;
+                        if (!canStep(n.apo, nullptr, s.pos, s.mem, first.t)) return false;
+                        auto pos = s.pos;
+                        auto mem = s.mem;
+                        Linearisation path = s.path;
+                        firstAt = uint32_t(path.size());
+                        std::vector<uint32_t> released; // locations first's thread wrote from first on
+                        auto step = [&](uint32_t t) {
+                            const SymEvent& e = n.apo.threads[t][pos[t]++];
+                            path.push_back(t);
+                            e.applyTo(mem);
+                            if (t == first.t && e.writes()) released.push_back(e.key);
+                            if (t == first.t && e.acc2 == Acc2::Write) released.push_back(e.key2);
+                        };
+                        step(first.t);
+                        while (exclusiveThread(n.apo, pos) == first.t) {
+                            if (!canStep(n.apo, nullptr, pos, mem, first.t) || touches(first.t, pos[first.t], e1.key))
+                                return false;
+                            step(first.t);
+                        }
+                        for (; pos[second.t] < second.i; step(second.t)) {
+                            uint32_t k = pos[second.t];
+                            const SymEvent& e = n.apo.threads[second.t][k];
+                            if (!canStep(n.apo, nullptr, pos, mem, second.t) || touches(second.t, k, e1.key)) return false;
+                            if (e.op == Op::Join && e.other == first.t) return false;
+                            if (acquires(second.t, k) &&
+                                std::find(released.begin(), released.end(), e.key) != released.end())
+                                return false;
+                        }
+                        if (!canStep(n.apo, nullptr, pos, mem, second.t)) return false;
+                        step(second.t);
+                        found = std::move(path);
+                        return true;
+                    },
+                    &limits);
+                (void)e2;
+                if (kTrace)
+                    std::fprintf(stderr, "  race? t%u:%u line %u, t%u:%u line %u: %s (%llu states)\n", first.t,
+                                 first.i, (order ? tb : ta).loc, second.t, second.i, (order ? ta : tb).loc,
+                                 found ? "yes" : "no", (unsigned long long)limits.states);
+                searchStates_ += limits.states;
+                if (!found) continue;
+                if (!replay(toSchedule(n, *found))) {
+                    setLimit("internal: a race witness did not replay in the executor");
+                    return;
+                }
+                racesFound_.insert(key);
+                const uint32_t last = uint32_t(ex_.trace().size());
+                FoundError f = raceError(ex_, firstAt, last - 1);
+                if (errors_.add(f.key, std::move(f.report), ex_, schedule_, f.cut)) stop_ = true;
+                break;
+            }
+            if (stop_) return;
+        }
+    }
+}
+
+} // namespace skein::explore::vhb::detail
