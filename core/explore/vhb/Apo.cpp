@@ -277,6 +277,7 @@ bool search(const Apo& a, const Order* q, const std::function<bool(const SearchS
         while (f.next < nt) {
             uint32_t t = f.next++;
             if (pos[t] == 0 && createdAt[t].first != ~0u && pos[createdAt[t].first] <= createdAt[t].second) continue;
+            if (limits && !limits->cap.empty() && pos[t] >= limits->cap[t]) continue;
             if (!canStep(a, q, pos, mem, t, /*creatorChecked=*/true)) continue;
             const SymEvent& e = a.threads[t][pos[t]];
             Frame child;

@@ -118,6 +118,9 @@ struct SearchState {
 };
 struct SearchLimits {
     uint64_t maxStates = 0; // 0: no limit
+    // Per thread, how many of its events the search may take at most (empty: all). The race search never needs
+    // a thread past the access it pairs (VhbRaces.cpp).
+    std::vector<uint32_t> cap;
     uint64_t states = 0;    // out: states visited
     bool exhausted = false; // out: stopped at maxStates
 };
