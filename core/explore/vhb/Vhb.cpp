@@ -47,7 +47,10 @@ std::optional<std::vector<report::Decision>> VhbExplorer::realizeChild(const Nod
     auto lin = realize(child.apo, *q, &limits);
     searchStates_ += limits.states;
     realizeMs_ += msSince(t0);
-    if (!lin) return std::nullopt;
+    if (!lin) {
+        ++realizeInfeasible_; // Closure did not see it: the search did, exhaustively
+        return std::nullopt;
+    }
     return toSchedule(child, *lin);
 }
 
@@ -205,6 +208,9 @@ void VhbExplorer::finishStats() {
     st.extra["revisits"] = double(revisits_);
     st.extra["monitor_ms"] = monitorMs_;
     st.extra["monitor_states"] = double(monitorStates_);
+    st.extra["realize_infeasible"] = double(realizeInfeasible_);
+    st.extra["race_ms"] = raceMs_;
+    st.extra["race_states"] = double(raceStates_);
     if (opts_.vhbPaper) { // the paper mode's Closure is PaperApo's (the values mode's counters stay 0 there)
         const paper::Counters& c = paperCounters_;
         st.extra["paper"] = 1;

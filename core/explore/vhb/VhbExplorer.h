@@ -82,7 +82,8 @@ private:
     uint64_t extendResults_ = 0, siblingsSkipped_ = 0;
     uint64_t classes_ = 0, nonMaximal_ = 0, closureCalls_ = 0, realizeCalls_ = 0, infeasible_ = 0,
              searchStates_ = 0, revisits_ = 0, orderings_ = 0, monitorStates_ = 0;
-    double closureMs_ = 0, realizeMs_ = 0, monitorMs_ = 0;
+    double closureMs_ = 0, realizeMs_ = 0, monitorMs_ = 0, raceMs_ = 0;
+    uint64_t realizeInfeasible_ = 0, raceStates_ = 0;
 
     void setLimit(std::string why) {
         if (!limit_) limit_ = std::move(why);

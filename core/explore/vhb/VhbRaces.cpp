@@ -43,6 +43,12 @@ void VhbExplorer::monitorFinalStates(const Node& n) {
 // shows the races of one linearisation, so each new event is paired with the node's earlier conflicting ones and
 // a prefix ending with the pair adjacent is searched for.
 void VhbExplorer::findRaces(const Node& n) {
+    const auto t0 = Clock::now();
+    struct Timer { // race_ms, however the search ends
+        double& ms;
+        Clock::time_point t0;
+        ~Timer() { ms += msSince(t0); }
+    } timer{raceMs_, t0};
     // A copy: the replays below change the executor's trace. (Any linearisation of the node has the same events
     // per thread.)
     const std::vector<Event> trace = ex_.trace();
@@ -185,7 +191,7 @@ void VhbExplorer::findRaces(const Node& n) {
                     std::fprintf(stderr, "  race? t%u:%u line %u, t%u:%u line %u: %s (%llu states)\n", first.t,
                                  first.i, (order ? tb : ta).loc, second.t, second.i, (order ? ta : tb).loc,
                                  found ? "yes" : "no", (unsigned long long)limits.states);
-                searchStates_ += limits.states;
+                raceStates_ += limits.states;
                 if (!found) continue;
                 if (!replay(toSchedule(n, *found))) {
                     setLimit("internal: a race witness did not replay in the executor");
