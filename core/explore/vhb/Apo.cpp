@@ -101,26 +101,44 @@ std::optional<Order> closure(const Apo& a) {
             if (e.acc2 == Acc2::Write) writes[e.key2].push_back({id, e.val2});
             if (e.acc2 == Acc2::Read) reads[e.key2].push_back({id, e.val2});
         }
+    // Per location, its writes as a bit set over event ids: "the writes before r" is then a column of Q masked,
+    // and "w is overwritten before r" (some write between them) one AND of w's row with it — O(words), not a
+    // scan of the writes (Closure was most of vhb's time on lock-heavy programs).
+    const size_t words = q.words();
+    std::vector<uint64_t> wmask(writes.size() * words, 0);
+    for (size_t key = 0; key < writes.size(); ++key)
+        for (const Access& w : writes[key]) wmask[key * words + (w.id >> 6)] |= uint64_t(1) << (w.id & 63);
+    std::vector<uint64_t> beforeR(words);
+    std::vector<uint32_t> visibleGood, maxBefore, between;
+    auto bit = [](const uint64_t* set, uint32_t i) { return (set[i >> 6] >> (i & 63)) & 1; };
     // Alg. 1: repeat until no read violates a closure rule.
     for (bool changed = true; changed;) {
         changed = false;
         for (size_t key = 0; key < reads.size(); ++key)
             for (const Access& r : reads[key]) {
                 const uint64_t v = r.val;
+                // The writes of the location Q puts before r (r itself is not before r).
+                auto writesBefore = [&] {
+                    const uint64_t* col = q.beforeOf(r.id);
+                    bool any = false;
+                    for (size_t k = 0; k < words; ++k) {
+                        beforeR[k] = col[k] & wmask[key * words + k];
+                        any |= beforeR[k] != 0;
+                    }
+                    return any;
+                };
+                const bool someWriteBefore = writesBefore();
                 // Some write of the location is Q-between w and r: w cannot be the one r observes.
                 auto overwritten = [&](uint32_t w) {
-                    return std::any_of(writes[key].begin(), writes[key].end(), [&](const Access& w2) {
-                        return w2.id != r.id && w2.id != w && q.before(w, w2.id) && q.before(w2.id, r.id);
-                    });
+                    const uint64_t* row = q.after(w);
+                    for (size_t k = 0; k < words; ++k)
+                        if (row[k] & beforeR[k]) return true;
+                    return false;
                 };
-                std::vector<uint32_t> visibleGood; // VisibleW_Q(r) ∩ GoodW(r)
-                bool someWriteBefore = false;
-                for (const Access& w : writes[key]) {
-                    if (w.id == r.id) continue;
-                    if (q.before(w.id, r.id)) someWriteBefore = true;
-                    if (w.val != v || q.before(r.id, w.id)) continue;
-                    if (!overwritten(w.id)) visibleGood.push_back(w.id);
-                }
+                const uint64_t* afterR = q.after(r.id);
+                visibleGood.clear(); // VisibleW_Q(r) ∩ GoodW(r)
+                for (const Access& w : writes[key])
+                    if (w.id != r.id && w.val == v && !bit(afterR, w.id) && !overwritten(w.id)) visibleGood.push_back(w.id);
                 // The initial value is observable while no write is ordered before r.
                 const bool initOk = a.init[key] == v && !someWriteBefore;
                 if (visibleGood.empty() && !initOk) return std::nullopt; // Alg. 2 line 2
@@ -142,17 +160,17 @@ std::optional<Order> closure(const Apo& a) {
                     if (auto m = minimum(visibleGood); m && !order(*m, r.id)) return std::nullopt;
                 // Rule 3 (Alg. 4): the last write known to precede r is bad: a good write must come between it
                 // and r; the Q-least candidate (when there is one) follows it.
-                std::vector<uint32_t> maxBefore;
-                for (const Access& w : writes[key]) {
-                    if (w.id != r.id && q.before(w.id, r.id) && !overwritten(w.id)) maxBefore.push_back(w.id);
-                }
+                writesBefore(); // (Rule 1 may have put writes before r)
+                maxBefore.clear(); // the writes Q puts last before r (not overwritten)
+                for (const Access& w : writes[key])
+                    if (bit(beforeR.data(), w.id) && !overwritten(w.id)) maxBefore.push_back(w.id);
                 if (maxBefore.size() == 1) {
                     uint32_t b = maxBefore[0];
                     bool bad = true;
                     for (const Access& w : writes[key])
                         if (w.id == b) bad = w.val != v;
                     if (bad) {
-                        std::vector<uint32_t> between;
+                        between.clear();
                         for (uint32_t g : visibleGood)
                             if (!q.before(g, b)) between.push_back(g);
                         if (between.empty()) return std::nullopt;

@@ -82,6 +82,10 @@ public:
     uint32_t threadOf(uint32_t e) const;
     size_t size() const { return n_; }
     bool before(uint32_t a, uint32_t b) const { return (rows_[a * words_ + (b >> 6)] >> (b & 63)) & 1; }
+    // Row a: the events after a; column b: the events before b (bit sets of `words()` 64-bit words).
+    const uint64_t* after(uint32_t a) const { return rows_.data() + size_t(a) * words_; }
+    const uint64_t* beforeOf(uint32_t b) const { return cols_.data() + size_t(b) * words_; }
+    size_t words() const { return words_; }
     // Inserts a → b and closes transitively. False when it makes a cycle (b is already before a).
     bool insert(uint32_t a, uint32_t b);
     // For the search: the number of events of thread u that must precede e (from Q).
