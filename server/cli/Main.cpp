@@ -6,8 +6,9 @@
 #include "server/lsp/Server.h"
 
 // jemalloc's options, read when it starts (the executable links jemalloc: CMakeLists.txt). Transparent huge pages
-// for its extents: a qpor run allocates gigabytes of small events, and with 4 KiB pages a third of its time went to
-// page faults in the kernel (lockcnt N=5 K=2: 8.3 → 5.5 s wall; bench/README.md "Huge pages"). The machine's THP
+// for its extents: a qpor run allocates up to gigabytes of small events; with 4 KiB pages, when page faults are
+// slow (a loaded machine) they were a third of the run (lockcnt N=5 K=2: 8.3 → 5.5 s wall), and with fewer TLB
+// misses lastwriter/peterson run ~15 % faster even on a quiet one (bench/README.md "Huge pages"). The machine's THP
 // mode must be `madvise` or `always` for this to act; with `never` it is a no-op. MALLOC_CONF overrides it.
 extern "C" {
 const char* malloc_conf = "thp:always";
