@@ -238,11 +238,12 @@ uint32_t exclusiveThread(const Apo& a, const std::vector<uint32_t>& pos) {
 }
 
 bool canStep(const Apo& a, const Order* q, const std::vector<uint32_t>& pos, const std::vector<uint64_t>& mem,
-             uint32_t t, bool creatorChecked) {
+             uint32_t t, bool creatorChecked, uint32_t exclusive) {
     const auto& evs = a.threads[t];
     if (pos[t] >= evs.size()) return false;
     const SymEvent& e = evs[pos[t]];
-    if (uint32_t x = exclusiveThread(a, pos); x != ~0u && x != t) return false;
+    const uint32_t x = exclusive == kExclusiveUnknown ? exclusiveThread(a, pos) : exclusive;
+    if (x != ~0u && x != t) return false;
     if (pos[t] == 0 && !creatorChecked) // a thread starts after its creator's create
         for (uint32_t u = 0; u < a.threads.size(); ++u)
             for (uint32_t i = 0; i < a.threads[u].size(); ++i)
@@ -277,6 +278,7 @@ bool search(const Apo& a, const Order* q, const std::function<bool(const SearchS
     struct Frame {
         uint32_t next = 0;       // the next thread to try from this state
         uint32_t stepped = ~0u;  // the thread stepped to reach the state above (for undo)
+        uint32_t exclusive = kExclusiveUnknown; // exclusiveThread of this frame's state, once known
         uint64_t old = 0, old2 = 0; // the values its event overwrote (at key, at key2)
     };
     auto undo = [&](uint32_t t, const Frame& f) {
@@ -291,12 +293,13 @@ bool search(const Apo& a, const Order* q, const std::function<bool(const SearchS
     stack.push_back({});
     while (!stack.empty()) {
         Frame& f = stack.back();
+        if (f.exclusive == kExclusiveUnknown) f.exclusive = exclusiveThread(a, pos);
         bool moved = false;
         while (f.next < nt) {
             uint32_t t = f.next++;
             if (pos[t] == 0 && createdAt[t].first != ~0u && pos[createdAt[t].first] <= createdAt[t].second) continue;
             if (limits && !limits->cap.empty() && pos[t] >= limits->cap[t]) continue;
-            if (!canStep(a, q, pos, mem, t, /*creatorChecked=*/true)) continue;
+            if (!canStep(a, q, pos, mem, t, /*creatorChecked=*/true, f.exclusive)) continue;
             const SymEvent& e = a.threads[t][pos[t]];
             Frame child;
             child.stepped = t;

@@ -130,12 +130,14 @@ struct SearchLimits {
 };
 bool search(const Apo& a, const Order* q, const std::function<bool(const SearchState&)>& visit,
             SearchLimits* limits = nullptr);
+// The thread mid-way through an atomic section in state `pos` (only it may run), or ~0u. (canStep computes it
+// unless given: a search computes it once per state.)
+inline constexpr uint32_t kExclusiveUnknown = ~1u;
 // Can thread t take its next event in state (pos, mem)? (Its Q-predecessors done, values, sections, join.)
 // creatorChecked: the caller has already seen that the create of t (when t has not started) is done.
 bool canStep(const Apo& a, const Order* q, const std::vector<uint32_t>& pos, const std::vector<uint64_t>& mem,
-             uint32_t t, bool creatorChecked = false);
+             uint32_t t, bool creatorChecked = false, uint32_t exclusive = kExclusiveUnknown);
 
-// The thread mid-way through an atomic section in state `pos` (only it may run), or ~0u.
 uint32_t exclusiveThread(const Apo& a, const std::vector<uint32_t>& pos);
 
 // Lemma 4.1: a linearisation of all of a's events respecting q and the values, or nothing.
