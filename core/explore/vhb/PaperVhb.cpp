@@ -67,7 +67,6 @@ std::optional<Explorer::Closed> Explorer::close(TwoSidedApo& k) {
 
 std::vector<Explorer::Closed> Explorer::extendOne(const TwoSidedApo& q, uint32_t t, const SymEvent& e, Side s,
                                                   std::vector<EventRef> good) {
-    const auto goodBefore = goodWrites(q);
     TwoSidedApo k = q;
     const EventRef me{t, uint32_t(k.events.threads[t].size())};
     k.events.threads[t].push_back(e);
@@ -75,6 +74,14 @@ std::vector<Explorer::Closed> Explorer::extendOne(const TwoSidedApo& q, uint32_t
     k.goodW[t].push_back(good);
     k.events.finished[t] = false;
     std::vector<Closed> out;
+    auto leafWrite = [&](EventRef r) { return r.thread != kInit && r.thread != root_ && k.events.threads[r.thread][r.index].op == Op::Write; };
+    // Extend item 1 (a root event, or one that conflicts with nothing) and no leaf write turning good: nothing to
+    // orient — one APO, closed (the common case: no Order built here).
+    if ((t == root_ || !accesses(e)) && std::none_of(good.begin(), good.end(), leafWrite)) {
+        if (auto c = close(k)) out.push_back(std::move(*c));
+        return out;
+    }
+    const auto goodBefore = goodWrites(q);
     auto base = order(k);
     if (!base) return out;
     // The pairs Extend orients (Sec. 5, Extend item 2), with App. D item 3: two conflicting leaf *plain writes*
@@ -83,7 +90,6 @@ std::vector<Explorer::Closed> Explorer::extendOne(const TwoSidedApo& q, uint32_t
     // so it is oriented with the conflicting leaf reads (and read-modify-writes) only. When a read's GoodW makes a
     // write good (here, `good`), that write is oriented with the good conflicting leaf writes it is unordered
     // with: the orderings the paper's Extend would have chosen when the write came, chosen now (DESIGN.md).
-    auto leafWrite = [&](EventRef r) { return r.thread != kInit && r.thread != root_ && k.events.threads[r.thread][r.index].op == Op::Write; };
     auto isGood = [&](EventRef r) {
         return std::binary_search(goodBefore.begin(), goodBefore.end(), r) || std::find(good.begin(), good.end(), r) != good.end();
     };
