@@ -21,9 +21,9 @@
  * explores only one trace"; HB has 4.
  * expect: --algo=vhb --vhb-equivalence=paper => verdict=safe errors=none executions=1 blocked=0 final_states=1
  * With main as the root (--vhb-root=0) p1 and p2 are leaves: by hand 4 VHB classes (p1's x=1 before, between or
- * after p2's two writes, or after its read; r reads 1 in each); optimisation 2 (App. D) skips the last two's
- * second sibling (the same read of 1 ending a maximal trace): 3 explored.
- * expect: --algo=vhb --vhb-equivalence=paper --vhb-root=0 => verdict=safe errors=none executions=3
+ * after p2's writes, or after r). App. D item 3: the writes, never-good when added, stay unordered; r's read of
+ * 1 makes p1's and p2's x=1 good, oriented then (3 siblings), and item 2 explores one of them: 1 explored.
+ * expect: --algo=vhb --vhb-equivalence=paper --vhb-root=0 => verdict=safe errors=none executions=1
  */
 #include <assert.h>
 #include <pthread.h>

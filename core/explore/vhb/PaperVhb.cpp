@@ -45,13 +45,24 @@ Node Explorer::initial() const {
     return n;
 }
 
-std::optional<Ordered> Explorer::close(TwoSidedApo& k) {
+std::optional<Explorer::Closed> Explorer::close(TwoSidedApo& k) {
     auto t0 = Clock::now();
     ++c_.closureCalls;
     auto o = closure(k, &c_.closure);
     c_.closureMs += msSince(t0);
-    if (!o) ++c_.infeasible;
-    return o;
+    if (!o) {
+        ++c_.infeasible;
+        return std::nullopt;
+    }
+    // Realize decides on the relaxed shape (App. D item 3): Closure's ⊥ is exact only on the paper's.
+    t0 = Clock::now();
+    auto lin = realize(k, *o, &c_.realize);
+    c_.realizeMs += msSince(t0);
+    if (!lin) {
+        ++c_.infeasible;
+        return std::nullopt;
+    }
+    return Closed{std::move(k), std::move(o), std::move(*lin)};
 }
 
 std::vector<Explorer::Closed> Explorer::extendOne(const TwoSidedApo& q, uint32_t t, const SymEvent& e, Side s,
@@ -60,41 +71,69 @@ std::vector<Explorer::Closed> Explorer::extendOne(const TwoSidedApo& q, uint32_t
     const EventRef me{t, uint32_t(k.events.threads[t].size())};
     k.events.threads[t].push_back(e);
     k.side[t].push_back(s);
-    k.goodW[t].push_back(std::move(good));
+    k.goodW[t].push_back(good);
     k.events.finished[t] = false;
     std::vector<Closed> out;
-    // Extend item 1: an event of the root thread (or one that conflicts with nothing) is ordered after its thread
-    // order predecessors only (Order adds them, and spawn/join): one APO, closed.
-    if (t == root_ || !accesses(e)) {
-        if (auto o = close(k)) out.push_back({std::move(k), std::move(o)});
+    auto leafWrite = [&](EventRef r) { return r.thread != kInit && r.thread != root_ && k.events.threads[r.thread][r.index].op == Op::Write; };
+    // Extend item 1 (a root event, or one that conflicts with nothing) and no leaf write turning good: nothing to
+    // orient — one APO, closed (the common case: no Order built here).
+    if ((t == root_ || !accesses(e)) && std::none_of(good.begin(), good.end(), leafWrite)) {
+        if (auto c = close(k)) out.push_back(std::move(*c));
         return out;
     }
-    // Extend item 2: a leaf event, in every orientation with each conflicting leaf event (keeps Mwidth(P|X2) = 1).
+    const auto goodBefore = goodWrites(q);
     auto base = order(k);
     if (!base) return out;
-    const uint32_t eid = base->id(me);
-    std::vector<uint32_t> conflicting;
-    for (uint32_t u = 0; u < k.events.threads.size(); ++u) {
-        if (u == t || u == root_) continue;
-        for (uint32_t j = 0; j < k.events.threads[u].size(); ++j) {
-            const SymEvent& x = k.events.threads[u][j];
-            if (accesses(x) && x.key == e.key && (x.writes() || e.writes())) conflicting.push_back(base->id({u, j}));
+    // The pairs Extend orients (Sec. 5, Extend item 2), with App. D item 3: two conflicting leaf *plain writes*
+    // are left unordered while one of them is never-good (in no GoodW) — it is then observed in no linearisation,
+    // and their order does not decide what any read observes. A new write is never-good (no read names it yet),
+    // so it is oriented with the conflicting leaf reads (and read-modify-writes) only. When a read's GoodW makes a
+    // write good (here, `good`), that write is oriented with the good conflicting leaf writes it is unordered
+    // with: the orderings the paper's Extend would have chosen when the write came, chosen now (DESIGN.md).
+    auto isGood = [&](EventRef r) {
+        return std::binary_search(goodBefore.begin(), goodBefore.end(), r) || std::find(good.begin(), good.end(), r) != good.end();
+    };
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    if (t != root_ && accesses(e))
+        for (uint32_t u = 0; u < k.events.threads.size(); ++u) {
+            if (u == t || u == root_) continue;
+            for (uint32_t j = 0; j < k.events.threads[u].size(); ++j) {
+                const SymEvent& x = k.events.threads[u][j];
+                if (!accesses(x) || x.key != e.key || !(x.writes() || e.writes())) continue;
+                if (e.op == Op::Write && x.op == Op::Write) continue; // e is never-good
+                pairs.push_back({base->id(me), base->id({u, j})});
+            }
+        }
+    for (EventRef g : good) {
+        if (!leafWrite(g) || std::binary_search(goodBefore.begin(), goodBefore.end(), g)) continue; // newly good only
+        for (uint32_t u = 0; u < k.events.threads.size(); ++u) {
+            if (u == g.thread || u == root_) continue;
+            for (uint32_t j = 0; j < k.events.threads[u].size(); ++j) {
+                const EventRef x{u, j};
+                if (x == me || !leafWrite(x) || k.events.threads[u][j].key != k.events.threads[g.thread][g.index].key || !isGood(x))
+                    continue;
+                // Both newly good: the pair once (from its smaller end).
+                if (!std::binary_search(goodBefore.begin(), goodBefore.end(), x) && x < g &&
+                    std::find(good.begin(), good.end(), x) != good.end())
+                    continue;
+                pairs.push_back({base->id(g), base->id(x)});
+            }
         }
     }
     std::vector<std::pair<EventRef, EventRef>> chosen;
     // Depth-first over the orientations; an orientation implied by earlier choices is not a choice.
     auto orient = [&](auto& self, size_t j, const Order& q0) -> void {
-        if (j == conflicting.size()) {
+        if (j == pairs.size()) {
             TwoSidedApo kk = k;
             kk.orderings.insert(kk.orderings.end(), chosen.begin(), chosen.end());
-            if (auto o = close(kk)) out.push_back({std::move(kk), std::move(o)});
+            if (auto c = close(kk)) out.push_back(std::move(*c));
             return;
         }
-        const uint32_t x = conflicting[j];
-        if (q0.before(x, eid) || q0.before(eid, x)) return self(self, j + 1, q0);
+        const auto [a0, b0] = pairs[j];
+        if (q0.before(a0, b0) || q0.before(b0, a0)) return self(self, j + 1, q0);
         for (int dir = 0; dir < 2; ++dir) {
             Order q1 = q0;
-            const uint32_t a = dir ? eid : x, b = dir ? x : eid;
+            const uint32_t a = dir ? a0 : b0, b = dir ? b0 : a0;
             if (!q1.insert(a, b)) continue;
             chosen.push_back({base->ref(a), base->ref(b)});
             self(self, j + 1, q1);
@@ -120,7 +159,7 @@ Expansion Explorer::expand(const Node& parent, const Apo& t, const std::vector<s
     base.events.openSection = t.openSection;
     base.fit();
     std::vector<Closed> qs;
-    qs.push_back({base, std::nullopt});
+    qs.push_back({base, std::nullopt, std::nullopt});
     std::vector<uint32_t> at(nt);
     for (uint32_t u = 0; u < nt && u < parent.apo.events.threads.size(); ++u)
         at[u] = uint32_t(parent.apo.events.threads[u].size());
@@ -180,10 +219,8 @@ Expansion Explorer::expand(const Node& parent, const Apo& t, const std::vector<s
         bool pruned = false;
         auto extend = [&](uint32_t p, const Candidate& cand, Side s, std::vector<EventRef> good) {
             for (Closed& k : extendOne(q.apo, p, cand.event, s, std::move(good))) {
-                auto t0 = Clock::now();
-                auto lin = realize(k.apo, *k.order);
-                c_.realizeMs += msSince(t0);
-                if (!lin || !respects(k.apo.events, *lin)) { // Lemma 4.1 says this cannot happen
+                auto& lin = k.witness;
+                if (!respects(k.apo.events, *lin)) { // Lemma 4.1 (and the search) say this cannot happen
                     ++c_.anomalies;
                     continue;
                 }

@@ -56,6 +56,7 @@ struct Counters {
     uint64_t closureCalls = 0, infeasible = 0, chbPruned = 0, anomalies = 0;
     double closureMs = 0, realizeMs = 0;
     ClosureStats closure;
+    RealizeStats realize;
 };
 
 class Explorer {
@@ -75,11 +76,13 @@ private:
     struct Closed {
         TwoSidedApo apo;
         std::optional<Ordered> order;
+        std::optional<Linearisation> witness; // Realize's (Lemma 4.1 or the relaxed shape's search)
     };
     // Extend (Sec. 5) by one event e of thread t: root → {Closure(K)}; leaf → Closure of every orientation of e
     // with the conflicting leaf events (those that are not ⊥).
     std::vector<Closed> extendOne(const TwoSidedApo& q, uint32_t t, const SymEvent& e, Side s, std::vector<EventRef> good);
-    std::optional<Ordered> close(TwoSidedApo& k);
+    // Closure then Realize: the closed APO with its witness, or nullopt when k is not realizable.
+    std::optional<Closed> close(TwoSidedApo& k);
 };
 
 // Guard_t (Sec. 5) of each event of t as a "read" index: the last read at or before it in its thread, −1 = ⊥.

@@ -218,6 +218,8 @@ void VhbExplorer::finishStats() {
         st.extra["closure_ms"] = c.closureMs;
         st.extra["closure_orderings"] = double(c.closure.inserted);
         st.extra["realize_ms"] = c.realizeMs;
+        st.extra["realize_searches"] = double(c.realize.searches); // App. D item 3: a loose write spoiled Lemma 4.1
+        st.extra["realize_states"] = double(c.realize.searchStates);
         st.extra["infeasible_extensions"] = double(c.infeasible);
         st.extra["chb_pruned"] = double(c.chbPruned);
         st.extra["extend_results"] = double(extendResults_);
