@@ -3,10 +3,9 @@
  * copy is one event that reads/writes several words (core/explore/vhb/DESIGN.md "Multi-location accesses").
  * The reader can see the record before or after the publish, never torn (a memcpy is one event here), so the
  * sum check holds; but the name can be the new one while the record is still the old one — the assert fails.
- * Expected: an assertion failure (line of the assert below).
- *
- * expect: --algo=vhb => verdict=error errors=assertion
- * expect: --algo=dfs => verdict=error errors=assertion
+ * Expected: an assertion failure (`r.a == 10`) and the two unsynchronised copies' data races. vhb: 3 classes.
+ * expect: --algo=vhb => verdict=error errors=assertion@29,data_race@20,data_race@21 executions=3 final_states=1
+ * expect: => verdict=error errors=assertion@29,data_race@20,data_race@21 traces=3 final_states=1
  */
 #include <assert.h>
 #include <pthread.h>
