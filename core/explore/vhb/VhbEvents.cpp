@@ -56,7 +56,14 @@ std::vector<VhbExplorer::WordUse> VhbExplorer::readWords(const Event& e) const {
     // A partially written word is a read of its other bytes (then a write of the whole word): no byte is lost.
     if (e.kind != EventKind::Free && e.writes())
         for (uint64_t w = wordOf(e.addr); w < e.addr + e.size; w += kW)
-            if (uint64_t own = bitsOf(w, e.addr, e.addr + e.size); own != kFull) m[w] |= kFull & ~own;
+            if (uint64_t own = bitsOf(w, e.addr, e.addr + e.size); own != kFull) {
+                // Only the bytes that exist: a word past its object's end (a 1-byte flag) has bytes nobody can
+                // write, and reading them would make a plain write read-like for nothing.
+                uint64_t other = 0;
+                for (uint64_t b = 0; b < kW; ++b)
+                    if (!((own >> (8 * b)) & 0xff) && ex_.peek(w + b, 1)) other |= uint64_t(0xff) << (8 * b);
+                if (other) m[w] |= other;
+            }
     std::vector<WordUse> out;
     for (auto [w, mask] : m) out.push_back({w, mask});
     return out;
@@ -81,7 +88,7 @@ uint64_t VhbExplorer::peekWord(const exec::Executor& ex, uint64_t word) const {
 SymEvent VhbExplorer::multiEvent(const Event& e, const SymEvent& base, const Shadow& vals) {
     SymEvent s = base;
     auto accs = std::make_shared<std::vector<WordAcc>>();
-    auto rw = readWords(e);
+    auto rw = vals.words.empty() && vals.read.empty() ? readWords(e) : vals.words; // as when it ran
     for (size_t i = 0; i < rw.size(); ++i)
         accs->push_back({key(kMemory, rw[i].word, 0), false, i < vals.read.size() ? vals.read[i] & rw[i].mask : 0,
                          rw[i].mask});
@@ -138,7 +145,8 @@ std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, co
             const Event& e2 = c->trace().back();
             if (auto s2 = symbolic(e2); s2 && !limit_) {
                 Shadow sh;
-                for (const WordUse& w : readWords(e2)) {
+                sh.words = readWords(e2);
+                for (const WordUse& w : sh.words) {
                     auto it = value.find(w.word);
                     sh.read.push_back(it != value.end() ? it->second : peekWord(ex_, w.word));
                 }
@@ -190,8 +198,10 @@ void VhbExplorer::stepExec(ThreadId t, uint32_t choice) {
     const size_t before = ex_.trace().size();
     Shadow sh;
     const bool multi = isMulti(p);
-    if (multi)
-        for (const WordUse& w : readWords(p)) sh.read.push_back(peekWord(ex_, w.word));
+    if (multi) {
+        sh.words = readWords(p);
+        for (const WordUse& w : sh.words) sh.read.push_back(peekWord(ex_, w.word));
+    }
     ex_.step(t, choice);
     shadow_.resize(ex_.trace().size());
     if (multi && ex_.trace().size() == before + 1) {

@@ -100,7 +100,8 @@ private:
     // Per event of the executor's trace (index): the values of the words a multi-word event read (before it) and
     // wrote (after it) — the shadow copy of shared memory along the trace; empty for the others.
     struct Shadow {
-        std::vector<uint64_t> read, written; // in the order of readWords / writtenWords
+        std::vector<WordUse> words;          // readWords when it ran (which bytes existed then)
+        std::vector<uint64_t> read, written; // in the order of words / writtenWords
     };
     std::vector<Shadow> shadow_;
     SymEvent multiEvent(const Event& e, const SymEvent& base, const Shadow& vals);
