@@ -193,6 +193,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
             break;
         }
         }
+        ev.builtin = true;
         if (ev.size == 0 && ev.size2 == 0) {
             Event scratch;
             performBuiltin(t, in, 0, scratch);

@@ -81,6 +81,20 @@ std::unique_ptr<Executor> Executor::forceStep(ThreadId t, uint32_t choice, std::
     return copy;
 }
 
+std::unique_ptr<Executor> Executor::forceStepBytes(ThreadId t,
+                                                   const std::vector<std::pair<uint64_t, uint8_t>>& bytes) const {
+    if (t >= threads_.size() || !threads_[t]->hasPending || status_ == ExecStatus::Unsupported) return nullptr;
+    auto copy = clone();
+    for (auto [addr, byte] : bytes) {
+        uint8_t* p = nullptr;
+        if (copy->memory_.check(addr, 1, true, &p) == AccessError::None && p) *p = byte;
+    }
+    if (copy->exclusive_ != t) copy->exclusive_ = model::kNoThread;
+    if (!copy->enabled(t)) return nullptr;
+    copy->step(t, 0);
+    return copy;
+}
+
 void Executor::reset() {
     memory_.reset();
     threads_.clear();

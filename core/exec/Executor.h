@@ -105,6 +105,10 @@ public:
     // of a thread that has not finished). The vhb explorer expands an atomic section with it.
     std::unique_ptr<Executor> forceStep(ThreadId t, uint32_t choice, std::optional<uint64_t> readValue,
                                         std::optional<bool> mutexFree) const;
+    // A copy in which the given bytes of memory were overwritten (each (address, byte); invalid addresses are
+    // skipped) and then thread t took its pending event. Null when t cannot take it. The vhb explorer asks what a
+    // multi-word access (memcpy, strcmp, ...) would do for each combination of values it may read.
+    std::unique_ptr<Executor> forceStepBytes(ThreadId t, const std::vector<std::pair<uint64_t, uint8_t>>& bytes) const;
 
     ExecStatus status() const { return status_; }
     size_t numThreads() const { return threads_.size(); }

@@ -24,6 +24,7 @@ struct Event {
     EventKind kind = EventKind::Read;
     bool atomic = false;    // an atomic access (C11/GCC atomics, SV-COMP atomic sections do not count)
     bool rmwWrote = true;   // Rmw: false for a failed compare-exchange (then it only reads)
+    bool builtin = false;   // a library function's access (memcpy, memset, strlen, ...): `value` is not the bytes
     uint32_t size = 0;      // bytes accessed (memory events)
     uint32_t size2 = 0;     // Copy: bytes read at addr2; Read: a second range read at addr2 (strcmp), or 0
     ThreadId tid = 0;

@@ -88,3 +88,10 @@ TEST(Differential, QporModesAgreeWithDfsWithConditionVariablesAndFree) {
 }
 
 } // namespace
+
+// Library and mixed-size accesses (RandomPrograms.h GeneratorFlags::memory).
+TEST(Differential, QporModesAgreeWithDfsWithCopiesAndMixedSizes) {
+    GeneratorFlags flags;
+    flags.memory = true;
+    qporAgreesWithDfs(flags, 300);
+}

@@ -22,6 +22,9 @@ struct GeneratorFlags {
     // ... and a calloc'd pair of ints read and written through a shared pointer, which a thread may free
     // (use after free, double free).
     bool heap = false;
+    // ... and library and mixed-size accesses of shared memory: memcpy/memset of a struct and an array, strcpy/
+    // strcmp/strlen on a char buffer, char/short/int/64-bit accesses of one union, a pointer cast into an int.
+    bool memory = false;
 };
 
 struct Generator {
@@ -43,11 +46,31 @@ struct Generator {
     std::string var() { return "x" + std::to_string(pick(vars)); }
     // Only drawn when a flag is on, so that the programs of the default flags stay what they were.
     bool extraStatement(int& locals) {
-        int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0);
+        int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0) + (flags.memory ? 13 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
+        if (!flags.heap && k >= 5) k += 4;
+        auto v = [&] { return std::to_string(pick(3)); };
+        auto local = [&] { return "int r" + std::to_string(locals++); };
         switch (k) {
+        case 9: emit("  { struct S c = {" + v() + ", " + v() + "}; memcpy(&sr, &c, sizeof c); }"); break;
+        case 10: {
+            std::string r = "r" + std::to_string(locals++);
+            emit("  int " + r + "; { struct S c; memcpy(&c, &sr, sizeof c); " + r + " = c.a + 2 * c.b; }");
+            break;
+        }
+        case 11: emit("  memset(" + std::string(pick(2) ? "&sr" : "sarr") + ", " + v() + ", 8);"); break;
+        case 12: emit("  memcpy(sarr, &sr, sizeof sarr);"); break;
+        case 13: emit(std::string("  strcpy(sb, \"") + (pick(2) ? "ab" : "xyz12") + "\");"); break;
+        case 14: emit("  " + local() + " = strcmp(sb, \"ab\") == 0;"); break;
+        case 15: emit("  " + local() + " = strlen(sb);"); break;
+        case 16: emit("  su.c[" + std::to_string(pick(4)) + "] = " + v() + ";"); break;
+        case 17: emit("  su.s[" + std::to_string(pick(2)) + "] = " + v() + ";"); break;
+        case 18: emit("  " + std::string(pick(2) ? "su.i" : "su.l") + " = " + v() + ";"); break;
+        case 19: emit("  " + local() + " = " + std::string(pick(2) ? "su.c[" + std::to_string(pick(4)) + "]" : pick(2) ? "su.i" : "(int)(su.l >> 32)") + ";"); break;
+        case 20: emit("  ((char *)&" + var() + ")[" + std::to_string(pick(2)) + "] = " + v() + ";"); break;
+        case 21: emit("  " + local() + " = sarr[" + std::to_string(pick(2)) + "] + sr.b;"); break;
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
         case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
         case 2: // waits for a signal and takes the flag (a deadlock when nobody sets it)
@@ -125,6 +148,7 @@ struct Generator {
         emit("#include <stdatomic.h>");
         emit("#include <assert.h>");
         if (flags.heap) emit("#include <stdlib.h>");
+        if (flags.memory) emit("#include <string.h>");
         emit("void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void); int __VERIFIER_nondet_int(void);");
         for (int v = 0; v < vars; ++v) emit("int x" + std::to_string(v) + ";");
         emit("atomic_int a0, a1;");
@@ -133,6 +157,10 @@ struct Generator {
             emit("int ready;");
         }
         if (flags.heap) emit("int *hp;");
+        if (flags.memory) {
+            emit("struct S { int a, b; } sr; int sarr[2]; char sb[8] = \"ab\";");
+            emit("union U { int i; short s[2]; char c[4]; long long l; } su;");
+        }
         for (int m = 0; m < mutexes; ++m) emit("pthread_mutex_t m" + std::to_string(m) + " = PTHREAD_MUTEX_INITIALIZER;");
         for (int t = 0; t < threads; ++t) {
             emit("void *t" + std::to_string(t) + "(void *arg) {");

@@ -14,10 +14,13 @@ namespace {
 
 using namespace skein::explore::vhb;
 
-Apo randomApo(std::mt19937& rng, uint32_t threads, bool rmw) {
+// multi: some events are Op::Multi (DESIGN.md "Multi-location accesses"): reads of one or two words, some masked
+// to their low bit (a sub-word read), then writes of whole words — a copy, a sub-word write (a masked read and a
+// write of one word), a two-word read or write.
+Apo randomApo(std::mt19937& rng, uint32_t threads, bool rmw, bool multi = false) {
     auto pick = [&](uint32_t n) { return uint32_t(rng() % n); };
     Apo a;
-    uint32_t keys = 1 + pick(2);
+    uint32_t keys = multi ? 2 + pick(2) : 1 + pick(2);
     for (uint32_t k = 0; k < keys; ++k) a.init.push_back(pick(2));
     a.threads.resize(threads);
     for (auto& t : a.threads) {
@@ -25,6 +28,24 @@ Apo randomApo(std::mt19937& rng, uint32_t threads, bool rmw) {
         for (uint32_t i = 0; i < n; ++i) {
             SymEvent e;
             e.key = pick(keys);
+            if (multi && pick(3) == 0) {
+                auto accs = std::make_shared<std::vector<WordAcc>>();
+                uint32_t r = pick(3), w = pick(3); // words read, words written
+                if (r + w == 0) r = 1;
+                std::vector<uint32_t> ks(keys);
+                for (uint32_t k = 0; k < keys; ++k) ks[k] = k;
+                std::shuffle(ks.begin(), ks.end(), rng);
+                for (uint32_t j = 0; j < r && j < keys; ++j) {
+                    uint64_t mask = pick(2) ? ~uint64_t(0) : 1;
+                    accs->push_back({ks[j], false, pick(3) & mask, mask});
+                }
+                std::shuffle(ks.begin(), ks.end(), rng);
+                for (uint32_t j = 0; j < w && j < keys; ++j) accs->push_back({ks[j], true, pick(3), ~uint64_t(0)});
+                e.op = Op::Multi;
+                e.accs = std::move(accs);
+                t.push_back(e);
+                continue;
+            }
             switch (pick(rmw ? 5 : 4)) {
             case 0:
             case 1: e.op = Op::Read, e.rval = pick(3); break;
@@ -67,11 +88,11 @@ bool orders(const Linearisation& lin, uint32_t t1, uint32_t i1, uint32_t t2, uin
     return at1 < at2;
 }
 
-void check(uint32_t threads, int rounds, bool rmw) {
-    std::mt19937 rng(threads * 7919u);
+void check(uint32_t threads, int rounds, bool rmw, bool multi = false) {
+    std::mt19937 rng(threads * 7919u + (multi ? 1 : 0));
     int feasibleCount = 0, bottoms = 0, missed = 0;
     for (int round = 0; round < rounds; ++round) {
-        Apo a = randomApo(rng, threads, rmw);
+        Apo a = randomApo(rng, threads, rmw, multi);
         std::vector<Linearisation> all, good;
         std::vector<uint32_t> pos(threads, 0);
         Linearisation cur;
@@ -107,6 +128,11 @@ void check(uint32_t threads, int rounds, bool rmw) {
 
 TEST(VhbClosure, TwoThreadsAgainstBruteForce) { check(2, 3000, /*rmw=*/false); }
 TEST(VhbClosure, ThreeThreadsAgainstBruteForce) { check(3, 1500, /*rmw=*/true); }
+// Multi-word events (copies, sub-word writes, masked reads) among single-word ones.
+TEST(VhbClosure, MultiWordEventsAgainstBruteForce) {
+    check(2, 3000, /*rmw=*/true, /*multi=*/true);
+    check(3, 1000, /*rmw=*/true, /*multi=*/true);
+}
 
 TEST(VhbClosure, Fig1NeedsNoOrdering) {
     // VC-DPOR Fig. 1: p1: w(x,1); p2: w(x,2) w(x,1) r(x)=1. Every placement of p1's write respects the read.

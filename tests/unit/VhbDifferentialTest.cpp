@@ -61,6 +61,15 @@ TEST(VhbDifferential, AgreesWithDfsOnRandomPrograms) {
     agreeWithDfs(GeneratorFlags{}, 1000, "atomic sections included"); // everything the default generator makes
 }
 
+// Library and mixed-size accesses (DESIGN.md "Multi-location accesses"): memcpy/memset of a struct and an array,
+// strcpy/strcmp/strlen on a char buffer, char/short/int/long long accesses of one union, a byte written through a
+// pointer cast into an int.
+TEST(VhbDifferential, AgreesWithDfsWithCopiesAndMixedSizes) {
+    GeneratorFlags flags;
+    flags.memory = true;
+    agreeWithDfs(flags, 400, "memcpy, memset, strcpy, strcmp, strlen, mixed sizes");
+}
+
 TEST(VhbDifferential, AgreesWithDfsWithConditionVariablesAndFree) {
     GeneratorFlags flags;
     flags.condVars = true;

@@ -89,17 +89,19 @@ std::optional<Order> closure(const Apo& a) {
     // Accesses by location.
     struct Access {
         uint32_t id;
-        uint64_t val; // the value read or written
+        uint64_t val;  // the value read or written
+        uint64_t mask; // a read: the bits it observes (a write writes the whole word)
     };
     std::vector<std::vector<Access>> writes(a.init.size()), reads(a.init.size());
+    // Every access of every event (DESIGN.md "Multi-location accesses"): a multi-word event is a read of each
+    // word it reads and a write of each word it writes; a read's good writes are those whose value agrees with
+    // it on the bytes it observes.
     for (uint32_t t = 0; t < a.threads.size(); ++t)
         for (uint32_t i = 0; i < a.threads[t].size(); ++i) {
-            const SymEvent& e = a.threads[t][i];
             const uint32_t id = q.id(t, i);
-            if (e.writes()) writes[e.key].push_back({id, e.wval});
-            if (e.reads()) reads[e.key].push_back({id, e.rval});
-            if (e.acc2 == Acc2::Write) writes[e.key2].push_back({id, e.val2});
-            if (e.acc2 == Acc2::Read) reads[e.key2].push_back({id, e.val2});
+            forEachAccess(a.threads[t][i], [&](uint32_t key, bool write, uint64_t val, uint64_t mask) {
+                (write ? writes : reads)[key].push_back({id, val, mask});
+            });
         }
     // Per location, its writes as a bit set over event ids: "the writes before r" is then a column of Q masked,
     // and "w is overwritten before r" (some write between them) one AND of w's row with it — O(words), not a
@@ -116,7 +118,8 @@ std::optional<Order> closure(const Apo& a) {
         changed = false;
         for (size_t key = 0; key < reads.size(); ++key)
             for (const Access& r : reads[key]) {
-                const uint64_t v = r.val;
+                const uint64_t v = r.val, rmask = r.mask;
+                auto good = [&](uint64_t w) { return (w & rmask) == v; };
                 // The writes of the location Q puts before r (r itself is not before r).
                 auto writesBefore = [&] {
                     const uint64_t* col = q.beforeOf(r.id);
@@ -138,9 +141,9 @@ std::optional<Order> closure(const Apo& a) {
                 const uint64_t* afterR = q.after(r.id);
                 visibleGood.clear(); // VisibleW_Q(r) ∩ GoodW(r)
                 for (const Access& w : writes[key])
-                    if (w.id != r.id && w.val == v && !bit(afterR, w.id) && !overwritten(w.id)) visibleGood.push_back(w.id);
+                    if (w.id != r.id && good(w.val) && !bit(afterR, w.id) && !overwritten(w.id)) visibleGood.push_back(w.id);
                 // The initial value is observable while no write is ordered before r.
-                const bool initOk = a.init[key] == v && !someWriteBefore;
+                const bool initOk = good(a.init[key]) && !someWriteBefore;
                 if (visibleGood.empty() && !initOk) return std::nullopt; // Alg. 2 line 2
                 auto minimum = [&](const std::vector<uint32_t>& ys) -> std::optional<uint32_t> {
                     for (uint32_t m : ys)
@@ -168,7 +171,7 @@ std::optional<Order> closure(const Apo& a) {
                     uint32_t b = maxBefore[0];
                     bool bad = true;
                     for (const Access& w : writes[key])
-                        if (w.id == b) bad = w.val != v;
+                        if (w.id == b) bad = !good(w.val);
                     if (bad) {
                         between.clear();
                         for (uint32_t g : visibleGood)
@@ -180,7 +183,7 @@ std::optional<Order> closure(const Apo& a) {
                 // Rule 2 (Alg. 3): a bad write unordered with r that every good write precedes cannot precede r
                 // (the last write before r would be bad): r precedes it.
                 for (const Access& w : writes[key]) {
-                    if (w.id == r.id || w.val == v || q.before(w.id, r.id) || q.before(r.id, w.id)) continue;
+                    if (w.id == r.id || good(w.val) || q.before(w.id, r.id) || q.before(r.id, w.id)) continue;
                     if (std::all_of(visibleGood.begin(), visibleGood.end(), [&](uint32_t g) { return q.before(g, w.id); }))
                         if (!order(r.id, w.id)) return std::nullopt;
                 }
@@ -280,9 +283,18 @@ bool search(const Apo& a, const Order* q, const std::function<bool(const SearchS
         uint32_t stepped = ~0u;  // the thread stepped to reach the state above (for undo)
         uint32_t exclusive = kExclusiveUnknown; // exclusiveThread of this frame's state, once known
         uint64_t old = 0, old2 = 0; // the values its event overwrote (at key, at key2)
+        uint32_t savedAt = 0;       // a multi-word event: its overwritten words are saved[savedAt..]
     };
+    std::vector<uint64_t> saved; // the words multi-word events overwrote, a stack
     auto undo = [&](uint32_t t, const Frame& f) {
         const SymEvent& e = a.threads[t][pos[t]];
+        if (e.accs) { // restore every word it wrote, in reverse (a word is written at most once per event)
+            const auto& accs = *e.accs;
+            size_t j = saved.size();
+            for (size_t k = accs.size(); k-- > 0;)
+                if (accs[k].write) mem[accs[k].key] = saved[--j];
+            saved.resize(f.savedAt);
+        }
         if (e.acc2 == Acc2::Write) mem[e.key2] = f.old2;
         if (e.writes()) mem[e.key] = f.old;
     };
@@ -305,6 +317,11 @@ bool search(const Apo& a, const Order* q, const std::function<bool(const SearchS
             child.stepped = t;
             if (e.writes()) child.old = mem[e.key];
             if (e.acc2 == Acc2::Write) child.old2 = mem[e.key2];
+            if (e.accs) {
+                child.savedAt = uint32_t(saved.size());
+                for (const WordAcc& w : *e.accs)
+                    if (w.write) saved.push_back(mem[w.key]);
+            }
             e.applyTo(mem);
             pos[t]++;
             if (!seen.insert(hash())) {

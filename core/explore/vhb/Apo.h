@@ -6,6 +6,7 @@
 // closed order. Plain data over dense location ids: no executor, no LLVM (DESIGN.md beside this file).
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -18,6 +19,8 @@ enum class Op : uint8_t {
     Create, // starts thread `other`
     Join,   // waits for thread `other` to finish
     Local,  // a thread-local event (nondet, fence, program exit): orders nothing
+    Multi,  // a memory access of several words, or of part of one (memcpy, strcmp, a char, a long): its word
+            // accesses are `accs` (DESIGN.md "Multi-location accesses"); `key`/`rval`/`wval` are unused
 };
 
 inline constexpr uint32_t kNoKey = ~0u;
@@ -31,6 +34,18 @@ enum class Acc2 : uint8_t { None, Read, Write };
 // it writes in `val2`, for the race search.
 enum class Role : uint8_t { None, CondWait, CondSignal, CondBroadcast, Free, UseAfterFree };
 inline bool isCond(Role r) { return r == Role::CondWait || r == Role::CondSignal || r == Role::CondBroadcast; }
+
+// One word access of an Op::Multi event: a read observes `val` on the bytes of `mask` (the word's other bytes are
+// not observed); a write writes the whole word `val` (a sub-word write is a read of the word's other bytes plus
+// a whole-word write, so no byte is lost).
+struct WordAcc {
+    uint32_t key = 0;
+    bool write = false;
+    uint64_t val = 0;
+    uint64_t mask = ~uint64_t(0);
+    bool operator==(const WordAcc&) const = default;
+};
+using WordAccs = std::shared_ptr<const std::vector<WordAcc>>; // shared: SymEvents are copied per node
 
 struct SymEvent {
     Op op = Op::Local;
@@ -50,19 +65,40 @@ struct SymEvent {
     uint32_t guardKey = kNoKey;
     uint8_t guardBit = 0;
     Role role = Role::None;
+    WordAccs accs = nullptr; // Op::Multi: its word accesses (reads first, then writes; at most one write per word)
+    // The primary access only (an Op::Multi event has none: see accs / forEachAccess).
     bool reads() const { return op == Op::Read || op == Op::Rmw; }
     bool writes() const { return op == Op::Write || (op == Op::Rmw && rmwWrites); }
-    // Can it run on memory `mem`: do its reads observe their values, is its guard clear?
+    // Can it run on memory `mem`: do its reads observe their values, is its guard clear? (All reads are checked
+    // against the memory before the event: it is one step.)
     bool enabledOn(const std::vector<uint64_t>& mem) const {
         if (reads() && mem[key] != rval) return false;
         if (acc2 == Acc2::Read && mem[key2] != val2) return false;
+        if (accs)
+            for (const WordAcc& w : *accs)
+                if (!w.write && (mem[w.key] & w.mask) != w.val) return false;
         return guardKey == kNoKey || !((mem[guardKey] >> guardBit) & 1);
     }
     void applyTo(std::vector<uint64_t>& mem) const {
         if (writes()) mem[key] = wval;
         if (acc2 == Acc2::Write) mem[key2] = val2;
+        if (accs)
+            for (const WordAcc& w : *accs)
+                if (w.write) mem[w.key] = w.val;
     }
 };
+
+// Every access of e, as (key, write?, value, mask): the primary one (a read-modify-write gives a read and a
+// write), the second (acc2) and a multi-word event's word accesses.
+template <class F>
+void forEachAccess(const SymEvent& e, F&& f) {
+    if (e.reads()) f(e.key, false, e.rval, ~uint64_t(0));
+    if (e.writes()) f(e.key, true, e.wval, ~uint64_t(0));
+    if (e.acc2 == Acc2::Read) f(e.key2, false, e.val2, ~uint64_t(0));
+    if (e.acc2 == Acc2::Write) f(e.key2, true, e.val2, ~uint64_t(0));
+    if (e.accs)
+        for (const WordAcc& w : *e.accs) f(w.key, w.write, w.val, w.mask);
+}
 
 // The events of one annotated partial order: per thread, a prefix of its events with their values.
 struct Apo {

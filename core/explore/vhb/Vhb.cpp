@@ -138,6 +138,12 @@ VhbExplorer::Extended VhbExplorer::extendPaper(const Work& w, const Node& node) 
         for (const SymEvent& e : node.apo.threads[t])
             if (e.section) setLimit("SV-COMP atomic sections (a section is several events no other thread may "
                                     "separate: Lemma 4.1's witness does not keep them together)");
+        // The paper's events access one location each (Sec. 2); PaperApo's Closure and Realize know no other.
+        // symbolic() refuses them already; this keeps any that got through from being mis-handled.
+        for (const SymEvent& e : node.apo.threads[t])
+            if (e.op == Op::Multi || e.accs)
+                setLimit("multi-word, sub-word or library (memcpy, strcmp, ...) accesses: the paper's events "
+                         "access one location");
         if (ex_.inAtomicSection(t)) setLimit("SV-COMP atomic sections");
         const auto& mine = t < parent.apo.events.threads.size() ? parent.apo.events.threads[t] : std::vector<SymEvent>{};
         if (node.apo.threads[t].size() < mine.size()) setLimit("internal: a paper witness lost events in replay");
@@ -148,6 +154,11 @@ VhbExplorer::Extended VhbExplorer::extendPaper(const Work& w, const Node& node) 
         for (const Ext& ext : candidates(node, t)) {
             if (ext.evs.size() != 1) {
                 setLimit("SV-COMP atomic sections");
+                break;
+            }
+            if (ext.evs[0].op == Op::Multi || ext.evs[0].accs) {
+                setLimit("multi-word, sub-word or library (memcpy, strcmp, ...) accesses: the paper's events "
+                         "access one location");
                 break;
             }
             next[t].push_back({ext.evs[0], ext.choices[0]});

@@ -8,30 +8,181 @@
 namespace skein::explore::vhb::detail {
 
 uint32_t VhbExplorer::key(uint8_t kind, uint64_t addr, uint32_t size) {
+    // Memory locations are aligned words (model::kWordSize, as for the dependence of dfs and qpor): an access of
+    // another size or alignment is an access of each word it touches (DESIGN.md "Multi-location accesses").
+    if (kind == kMemory) addr &= ~uint64_t(model::kWordSize - 1);
     auto [it, fresh] = keys_.try_emplace({kind, addr}, uint32_t(keySize_.size()));
     if (fresh) {
-        keySize_.push_back(size);
+        keySize_.push_back(kind == kMemory ? uint32_t(model::kWordSize) : size);
         keyKind_.push_back(kind);
         // A mutex starts unlocked, a condition variable without waiters, a heap object alive.
         init_.push_back(kind != kMemory ? std::optional<uint64_t>(0) : std::nullopt);
     }
-    uint32_t k = it->second;
-    if (kind == 0) {
-        if (keySize_[k] != size) setLimit("mixed-size accesses to one location");
-        for (uint64_t w = addr & ~uint64_t(model::kWordSize - 1); w < addr + size; w += model::kWordSize) {
-            auto [wit, wfresh] = keyOfWord_.try_emplace(w, k);
-            if (!wfresh && wit->second != k) setLimit("overlapping accesses of different sizes or addresses");
+    return it->second;
+}
+
+// An access that is not one aligned word, or whose event does not carry the bytes (a library function's):
+// modelled by its word accesses, with values from the shadow (DESIGN.md "Multi-location accesses").
+bool VhbExplorer::isMulti(const Event& e) {
+    if (e.kind == EventKind::Free) return e.value2 != 0; // realloc reads the object to copy it
+    if (!e.isMemory()) return false;
+    return e.builtin || e.kind == EventKind::Copy || e.size2 || e.size != model::kWordSize ||
+           (e.addr & (model::kWordSize - 1));
+}
+
+namespace {
+constexpr uint64_t kW = model::kWordSize;
+uint64_t wordOf(uint64_t a) { return a & ~(kW - 1); }
+// The bits of word w that the byte range [lo, hi) covers.
+uint64_t bitsOf(uint64_t w, uint64_t lo, uint64_t hi) {
+    uint64_t m = 0;
+    for (uint64_t b = std::max(lo, w); b < std::min(hi, w + kW); ++b) m |= uint64_t(0xff) << (8 * (b - w));
+    return m;
+}
+constexpr uint64_t kFull = (uint64_t(1) << (8 * kW)) - 1;
+} // namespace
+
+std::vector<VhbExplorer::WordUse> VhbExplorer::readWords(const Event& e) const {
+    std::map<uint64_t, uint64_t> m;
+    auto range = [&](uint64_t lo, uint64_t hi) {
+        for (uint64_t w = wordOf(lo); w < hi; w += kW) m[w] |= bitsOf(w, lo, hi);
+    };
+    if (e.kind == EventKind::Free) range(e.addr, e.addr + e.size); // realloc copies the whole object
+    else
+        for (int k = 0; k < 2; ++k) {
+            auto [lo, hi] = e.readRange(k);
+            if (lo < hi) range(lo, hi);
+        }
+    // A partially written word is a read of its other bytes (then a write of the whole word): no byte is lost.
+    if (e.kind != EventKind::Free && e.writes())
+        for (uint64_t w = wordOf(e.addr); w < e.addr + e.size; w += kW)
+            if (uint64_t own = bitsOf(w, e.addr, e.addr + e.size); own != kFull) {
+                // Only the bytes that exist: a word past its object's end (a 1-byte flag) has bytes nobody can
+                // write, and reading them would make a plain write read-like for nothing.
+                uint64_t other = 0;
+                for (uint64_t b = 0; b < kW; ++b)
+                    if (!((own >> (8 * b)) & 0xff) && ex_.peek(w + b, 1)) other |= uint64_t(0xff) << (8 * b);
+                if (other) m[w] |= other;
+            }
+    std::vector<WordUse> out;
+    for (auto [w, mask] : m) out.push_back({w, mask});
+    return out;
+}
+
+std::vector<uint64_t> VhbExplorer::writtenWords(const Event& e) {
+    std::vector<uint64_t> out;
+    if (e.kind == EventKind::Free || !e.writes()) return out;
+    for (uint64_t w = wordOf(e.addr); w < e.addr + e.size; w += kW) out.push_back(w);
+    return out;
+}
+
+uint64_t VhbExplorer::peekWord(const exec::Executor& ex, uint64_t word) const {
+    if (auto v = ex.peek(word, uint32_t(kW))) return *v;
+    uint64_t v = 0; // a word that ends past its object: the bytes that exist
+    for (uint64_t b = 0; b < kW; ++b)
+        if (auto x = ex.peek(word + b, 1)) v |= *x << (8 * b);
+    return v;
+}
+
+// The word accesses of a multi-word event, with the values it read (before) and wrote (after).
+SymEvent VhbExplorer::multiEvent(const Event& e, const SymEvent& base, const Shadow& vals) {
+    SymEvent s = base;
+    auto accs = std::make_shared<std::vector<WordAcc>>();
+    auto rw = vals.words.empty() && vals.read.empty() ? readWords(e) : vals.words; // as when it ran
+    for (size_t i = 0; i < rw.size(); ++i)
+        accs->push_back({key(kMemory, rw[i].word, 0), false, i < vals.read.size() ? vals.read[i] & rw[i].mask : 0,
+                         rw[i].mask});
+    auto ww = writtenWords(e);
+    for (size_t i = 0; i < ww.size(); ++i)
+        accs->push_back({key(kMemory, ww[i], 0), true, i < vals.written.size() ? vals.written[i] : 0, kFull});
+    s.accs = std::move(accs);
+    return s;
+}
+
+// ExtendRoot/ExtendLeaf for a multi-word event: every combination of the values its words may hold (each word's
+// candidate values, on the bytes it reads), and what the event then does, asked of the executor on a copy —
+// its ranges may depend on the bytes (strlen, strcpy), so the words tried are those of its ranges extended to
+// the end of their objects (all the bytes it could read), and the event is rebuilt from what it did.
+std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, const SymEvent& base) {
+    std::vector<SymEvent> out;
+    const Event p = ex_.thread(t).pending;
+    std::map<uint64_t, uint64_t> m;
+    for (const WordUse& w : readWords(p)) m[w.word] |= w.mask;
+    if (p.builtin && p.kind != EventKind::Write) // a string function: it may read on to its object's end
+        for (int k = 0; k < 2; ++k) {
+            auto [lo, hi] = p.readRange(k);
+            if (lo >= hi) continue;
+            for (uint64_t b = hi; b < hi + 64 && ex_.peek(b, 1); ++b) m[wordOf(b)] |= bitsOf(wordOf(b), b, b + 1);
+        }
+    std::vector<WordUse> words;
+    std::vector<std::vector<uint64_t>> vals;
+    size_t combos = 1;
+    for (auto [w, mask] : m) {
+        uint32_t k = key(kMemory, w, 0);
+        if (!init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(ex_, w);
+        std::set<uint64_t> vs;
+        for (uint64_t v : valuesOf(n, k, {})) vs.insert(v & mask);
+        words.push_back({w, mask});
+        vals.emplace_back(vs.begin(), vs.end());
+        combos *= vals.back().size();
+        if (combos > 4096) {
+            setLimit("a multi-word access with over 4096 combinations of candidate values");
+            return out;
         }
     }
-    return k;
+    std::vector<size_t> idx(words.size(), 0);
+    std::set<uint64_t> seen;
+    for (bool more = true; more;) {
+        std::vector<std::pair<uint64_t, uint8_t>> bytes;
+        std::map<uint64_t, uint64_t> value;
+        for (size_t i = 0; i < words.size(); ++i) {
+            uint64_t v = vals[i][idx[i]];
+            value[words[i].word] = v;
+            for (uint64_t b = 0; b < kW; ++b)
+                if ((words[i].mask >> (8 * b)) & 0xff) bytes.push_back({words[i].word + b, uint8_t(v >> (8 * b))});
+        }
+        if (auto c = ex_.forceStepBytes(t, bytes); c && c->trace().size() > ex_.trace().size()) {
+            const Event& e2 = c->trace().back();
+            if (auto s2 = symbolic(e2); s2 && !limit_) {
+                Shadow sh;
+                sh.words = readWords(e2);
+                for (const WordUse& w : sh.words) {
+                    auto it = value.find(w.word);
+                    sh.read.push_back(it != value.end() ? it->second : peekWord(ex_, w.word));
+                }
+                for (uint64_t w : writtenWords(e2)) sh.written.push_back(peekWord(*c, w));
+                SymEvent s = multiEvent(e2, *s2, sh);
+                s.guardKey = base.guardKey;
+                s.guardBit = base.guardBit;
+                uint64_t h = 0;
+                forEachAccess(s, [&](uint32_t k, bool wr, uint64_t v, uint64_t mk) { h = mix(mix(mix(mix(h, k), wr), v), mk); });
+                if (seen.insert(h).second) out.push_back(s);
+            }
+        }
+        more = false;
+        for (size_t i = 0; i < idx.size() && !more; ++i) {
+            if (++idx[i] < vals[i].size()) more = true;
+            else idx[i] = 0;
+        }
+    }
+    return out;
 }
 
 // The initial value of a location is what it holds before its first write of an execution (the paper's
 // initial event, Sec. 2): learnt from the executor on the way.
 void VhbExplorer::learnInit(ThreadId t, bool stepping) {
     const Event& p = ex_.thread(t).pending;
-    if (!p.isMemory() || p.kind == EventKind::Copy || p.kind == EventKind::Free || p.size2) return;
-    if (p.size == 0 || p.size > 8) return;
+    if (isMulti(p)) { // every word it touches
+        for (const WordUse& w : readWords(p))
+            if (uint32_t k = key(kMemory, w.word, 0); !init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(ex_, w.word);
+        for (uint64_t w : writtenWords(p)) {
+            uint32_t k = key(kMemory, w, 0);
+            if (!init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(ex_, w);
+            if (stepping) writtenThisRun_.insert(k);
+        }
+        return;
+    }
+    if (!p.isMemory() || p.kind == EventKind::Free) return;
     uint32_t k = key(kMemory, p.addr, p.size);
     if (!init_[k] && !writtenThisRun_.count(k))
         if (auto v = ex_.peek(p.addr, p.size)) init_[k] = mask(*v, p.size);
@@ -42,13 +193,28 @@ void VhbExplorer::stepExec(ThreadId t, uint32_t choice) {
     learnInit(t);
     if (sectionOf_.size() <= t) sectionOf_.resize(t + 1);
     sectionOf_[t].push_back(ex_.atomicSectionId(t));
+    // The shadow of a multi-word event: the words it reads before it runs, those it writes after.
+    const Event p = ex_.thread(t).pending;
+    const size_t before = ex_.trace().size();
+    Shadow sh;
+    const bool multi = isMulti(p);
+    if (multi) {
+        sh.words = readWords(p);
+        for (const WordUse& w : sh.words) sh.read.push_back(peekWord(ex_, w.word));
+    }
     ex_.step(t, choice);
+    shadow_.resize(ex_.trace().size());
+    if (multi && ex_.trace().size() == before + 1) {
+        for (uint64_t w : writtenWords(ex_.trace().back())) sh.written.push_back(peekWord(ex_, w));
+        shadow_[before] = std::move(sh);
+    }
 }
 
 bool VhbExplorer::replay(const std::vector<report::Decision>& schedule) {
     ex_.reset();
     writtenThisRun_.clear();
     sectionOf_.clear();
+    shadow_.clear();
     for (const report::Decision& d : schedule) {
         if (d.thread >= ex_.numThreads() || !ex_.enabled(d.thread)) return false;
         stepExec(d.thread, d.choice);
@@ -70,6 +236,8 @@ void VhbExplorer::writeExtend() {
             case EventKind::Write:
                 // An access of a heap object observes that it is alive (DESIGN.md "free"): read-like.
                 if (!opts_.vhbPaper && ex_.isHeapAddress(v.pending.addr)) continue;
+                // A sub-word write reads the other bytes of its words: read-like.
+                if (isMulti(v.pending) && !readWords(v.pending).empty()) continue;
                 break;
             case EventKind::Unlock:
             case EventKind::ThreadCreate:
@@ -90,10 +258,6 @@ void VhbExplorer::writeExtend() {
 std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     SymEvent s;
     auto memory = [&]() -> bool {
-        if (e.size == 0 || e.size > 8) {
-            setLimit("accesses wider than 8 bytes");
-            return false;
-        }
         s.key = key(kMemory, e.addr, e.size);
         // It also observes that its object is alive (DESIGN.md "free"); the paper mode refuses free() instead.
         if (!opts_.vhbPaper && ex_.isHeapAddress(e.addr)) {
@@ -122,12 +286,18 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
         }
         return std::optional<SymEvent>(s); // values: condValues
     };
-    switch (e.kind) {
-    case EventKind::Read:
-        if (e.size2) {
-            setLimit("string comparisons (two-range reads)");
+    if (isMulti(e) && e.kind != EventKind::Free) { // its word accesses: multiEvent, from the shadow
+        if (opts_.vhbPaper) {
+            setLimit("multi-word, sub-word or library (memcpy, strcmp, ...) accesses: the paper's events access "
+                     "one location (the values mode handles them)");
             return std::nullopt;
         }
+        memory();
+        s.op = Op::Multi;
+        return s;
+    }
+    switch (e.kind) {
+    case EventKind::Read:
         if (!memory()) return std::nullopt;
         s.op = Op::Read;
         s.rval = mask(e.value, e.size);
@@ -170,19 +340,15 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     case EventKind::CondSignal: return cond(Role::CondSignal);
     case EventKind::CondBroadcast: return cond(Role::CondBroadcast);
     case EventKind::Free:
-        if (e.value2) {
-            setLimit("realloc()");
-            return std::nullopt;
-        }
         if (opts_.vhbPaper) {
             setLimit("free() (the paper's model has none; the values mode handles it)");
             return std::nullopt;
         }
         // It observes that the object is alive (a double free when it is not) and ends it.
         s = {Op::Rmw, key(kAlive, program::pointerObject(e.addr), 0), 0, 1};
-        s.role = Role::Free;
+        s.role = Role::Free; // realloc: also reads every word of the object (multiEvent)
         return s;
-    case EventKind::Copy: setLimit("memcpy-like copies"); return std::nullopt;
+    case EventKind::Copy: return std::nullopt; // (isMulti)
     }
     return std::nullopt;
 }
@@ -194,7 +360,10 @@ SymEvent VhbExplorer::useAfterFree(const SymEvent& access) {
     SymEvent s{Op::Read, access.key2, 1, 0};
     s.role = Role::UseAfterFree;
     s.key2 = access.key;
-    s.val2 = access.writes();
+    bool writes = access.writes();
+    if (access.accs)
+        for (const WordAcc& w : *access.accs) writes |= w.write;
+    s.val2 = writes;
     return s;
 }
 
@@ -229,10 +398,12 @@ Node VhbExplorer::build() {
     for (const report::Decision& d : schedule_) n.choices[d.thread].push_back(d.choice);
     std::map<uint32_t, uint64_t> waiters; // per condition variable, along the execution
     std::set<uint32_t> freed;             // heap objects (kAlive keys) freed so far: an access after it observes it
-    for (const Event& e : ex_.trace()) {
+    for (size_t ti = 0; ti < ex_.trace().size(); ++ti) {
+        const Event& e = ex_.trace()[ti];
         auto s = symbolic(e);
         auto& th = n.apo.threads[e.tid];
         SymEvent sym = s.value_or(SymEvent{});
+        if (s && isMulti(e)) sym = multiEvent(e, sym, ti < shadow_.size() ? shadow_[ti] : Shadow{});
         if (isCond(sym.role)) {
             uint64_t& w = waiters[sym.key];
             ThreadId woken = e.kind == EventKind::CondSignal && e.value ? ThreadId(e.value - 1) : model::kNoThread;
@@ -268,6 +439,8 @@ uint64_t VhbExplorer::hashOf(const Node& n) {
             const SymEvent& e = n.apo.threads[t][i];
             h = mix(mix(mix(mix(mix(h, uint64_t(e.op)), e.key), e.rval), e.wval), e.other);
             if (e.acc2 != Acc2::None) h = mix(mix(mix(h, uint64_t(e.acc2)), e.key2), e.val2);
+            if (e.accs)
+                for (const WordAcc& w : *e.accs) h = mix(mix(mix(mix(h, w.key), w.write), w.val), w.mask);
             if (e.role != Role::None) h = mix(h, 0x401e0000ull + uint64_t(e.role));
             h = mix(h, i < n.choices[t].size() ? n.choices[t][i] : 0);
         }
@@ -284,6 +457,9 @@ std::set<uint64_t> VhbExplorer::valuesOf(const Node& n, uint32_t key, const std:
     auto add = [&](const SymEvent& e) {
         if (e.writes() && e.key == key) values.insert(e.wval);
         if (e.acc2 == Acc2::Write && e.key2 == key) values.insert(e.val2);
+        if (e.accs)
+            for (const WordAcc& w : *e.accs)
+                if (w.write && w.key == key) values.insert(w.val);
     };
     for (const auto& th : n.apo.threads)
         for (const SymEvent& e : th) add(e);
@@ -327,7 +503,9 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
     }
     if (p.kind == EventKind::Lock) addGuard(*base, n.apo.threads[t], t);
     if (base->role == Role::Free) { // on a live object; a double free when a free of it is in the node
-        single(*base, 0);
+        if (p.value2) // realloc: with every value of the object's words
+            for (const SymEvent& s : multiCandidates(n, t, *base)) single(s, 0);
+        else single(*base, 0);
         if (valuesOf(n, base->key, {}).count(1)) {
             SymEvent twice{Op::Read, base->key, 1, 0};
             twice.role = Role::Free;
@@ -338,6 +516,10 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
     // An access of a freed heap object: the extension where it observes the free (the executor reports a use
     // after free) — only when a free of it is in the node.
     if (base->acc2 == Acc2::Read && valuesOf(n, base->key2, {}).count(1)) single(useAfterFree(*base), 0);
+    if (base->op == Op::Multi) {
+        for (const SymEvent& s : multiCandidates(n, t, *base)) single(s, 0);
+        return out;
+    }
     if (p.kind == EventKind::TryLock) {
         single({Op::Rmw, base->key, 0, 1}, 0);
         single({Op::Read, base->key, 1, 0}, 0);
@@ -396,6 +578,9 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
         } else if (p.kind == EventKind::TryLock) {
             outcomes.push_back({0, {}, true});
             outcomes.push_back({0, {}, false});
+        } else if (isMulti(p)) {
+            setLimit("multi-word, sub-word or library accesses inside an atomic section");
+            return;
         } else if (p.kind == EventKind::Read || p.kind == EventKind::Rmw) {
             auto base = symbolic(p);
             if (!base) return;
@@ -412,6 +597,7 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             auto next = c.forceStep(t, o.choice, o.value, o.free);
             if (!next) continue;
             any = true;
+            if (isMulti(next->trace().back())) setLimit("multi-word, sub-word or library accesses inside an atomic section");
             auto s = symbolic(next->trace().back());
             if (!s || limit_) return;
             // Not modelled inside a section: a condition variable's waiter set (forceStep runs the section alone),

@@ -61,7 +61,6 @@ private:
     // (their waiters, as a bit set) and heap objects (alive or freed).
     enum KeyKind : uint8_t { kMemory, kMutex, kCond, kAlive };
     std::map<std::pair<uint8_t, uint64_t>, uint32_t> keys_;
-    std::map<uint64_t, uint32_t> keyOfWord_; // aligned word → key: mixed-size accesses are detected here
     std::vector<uint32_t> keySize_;
     std::vector<uint8_t> keyKind_;
     std::vector<std::optional<uint64_t>> init_;
@@ -89,6 +88,24 @@ private:
         if (!limit_) limit_ = std::move(why);
     }
     uint32_t key(uint8_t kind, uint64_t addr, uint32_t size);
+    // Multi-location accesses (DESIGN.md): the words an event reads (with the bytes observed) and writes.
+    struct WordUse {
+        uint64_t word;  // aligned address
+        uint64_t mask;  // bits of the word it reads (a partially written word: its other bytes)
+    };
+    static bool isMulti(const Event& e);
+    std::vector<WordUse> readWords(const Event& e) const;
+    static std::vector<uint64_t> writtenWords(const Event& e);
+    uint64_t peekWord(const exec::Executor& ex, uint64_t word) const;
+    // Per event of the executor's trace (index): the values of the words a multi-word event read (before it) and
+    // wrote (after it) — the shadow copy of shared memory along the trace; empty for the others.
+    struct Shadow {
+        std::vector<WordUse> words;          // readWords when it ran (which bytes existed then)
+        std::vector<uint64_t> read, written; // in the order of words / writtenWords
+    };
+    std::vector<Shadow> shadow_;
+    SymEvent multiEvent(const Event& e, const SymEvent& base, const Shadow& vals);
+    std::vector<SymEvent> multiCandidates(const Node& n, ThreadId t, const SymEvent& base);
     void learnInit(ThreadId t, bool stepping = true);
     bool replay(const std::vector<report::Decision>& schedule);
     void writeExtend();

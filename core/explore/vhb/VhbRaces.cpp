@@ -59,28 +59,53 @@ void VhbExplorer::findRaces(const Node& n) {
     };
     std::vector<Access> accesses;
     auto isFree = [&](const SymEvent& e) { return e.role == Role::Free; };
-    // The memory location an event accesses (a use after free keeps it in key2), whether it writes it, and the
-    // heap object whose liveness it observes.
-    auto memKey = [&](const SymEvent& e) {
-        if (e.role == Role::UseAfterFree) return e.key2;
-        return (e.reads() || e.writes()) && keyKind_[e.key] == kMemory ? e.key : kNoKey;
+    // The memory words an event accesses, each with whether it writes it (a use after free keeps its location in
+    // key2; a multi-word event accesses each of its words: DESIGN.md "Multi-location accesses").
+    auto memAccs = [&](const SymEvent& e) {
+        std::vector<std::pair<uint32_t, bool>> out;
+        if (e.role == Role::UseAfterFree) {
+            out.push_back({e.key2, e.val2 != 0});
+            return out;
+        }
+        forEachAccess(e, [&](uint32_t k, bool write, uint64_t, uint64_t) {
+            if (keyKind_[k] != kMemory) return;
+            for (auto& [k2, w2] : out)
+                if (k2 == k) {
+                    w2 |= write;
+                    return;
+                }
+            out.push_back({k, write});
+        });
+        return out;
     };
-    auto memWrites = [&](const SymEvent& e) { return e.role == Role::UseAfterFree ? e.val2 != 0 : e.writes(); };
     auto objectOf = [&](const SymEvent& e) {
         if (e.role == Role::UseAfterFree) return e.key;
         return e.acc2 == Acc2::Read && keyKind_[e.key2] == kAlive ? e.key2 : kNoKey;
     };
-    // Conflicting accesses: of one memory location with a write among them, a free and an access of its object,
+    // Conflicting accesses: of one memory word with a write among them, a free and an access of its object,
     // or two frees of one object (as for the race detector, where a free writes its whole object).
     auto conflict = [&](const SymEvent& a, const SymEvent& b) {
-        if (memKey(a) != kNoKey && memKey(b) != kNoKey) return memKey(a) == memKey(b) && (memWrites(a) || memWrites(b));
+        const auto ma = memAccs(a), mb = memAccs(b);
+        for (auto [ka, wa] : ma)
+            for (auto [kb, wb] : mb)
+                if (ka == kb && (wa || wb)) return true;
         if (isFree(a) && isFree(b)) return a.key == b.key;
         return (isFree(a) && objectOf(b) == a.key) || (isFree(b) && objectOf(a) == b.key);
+    };
+    auto bytesMeet = [](const Event& x, const Event& y) {
+        auto meet = [](std::pair<uint64_t, uint64_t> a, std::pair<uint64_t, uint64_t> b) {
+            return a.first < a.second && b.first < b.second && a.first < b.second && b.first < a.second;
+        };
+        auto wx = x.writeRange(), wy = y.writeRange();
+        if (meet(wx, wy)) return true;
+        for (int k = 0; k < 2; ++k)
+            if (meet(wx, y.readRange(k)) || meet(wy, x.readRange(k))) return true;
+        return false;
     };
     for (uint32_t t = 0; t < n.apo.threads.size(); ++t)
         for (uint32_t i = 0; i < n.apo.threads[t].size(); ++i) {
             const SymEvent& e = n.apo.threads[t][i];
-            if (memKey(e) != kNoKey || isFree(e)) accesses.push_back({t, i});
+            if (!memAccs(e).empty() || isFree(e)) accesses.push_back({t, i});
         }
     // The mutexes each access holds: two accesses under a common mutex cannot be adjacent (a cheap filter).
     std::vector<std::vector<std::vector<uint32_t>>> held(n.apo.threads.size());
@@ -99,14 +124,26 @@ void VhbExplorer::findRaces(const Node& n) {
             if (std::find(held[t2][i2].begin(), held[t2][i2].end(), m) != held[t2][i2].end()) return true;
         return false;
     };
-    auto acquires = [&](uint32_t t, uint32_t k) {
+    // Does event k of thread t acquire something in `released` (a lock of a mutex, an atomic read of a word)?
+    auto acquiresFrom = [&](uint32_t t, uint32_t k, const std::vector<uint32_t>& released) {
         const SymEvent& e = n.apo.threads[t][k];
-        if (e.reads() && keyKind_[e.key] == kMutex) return true; // a lock
-        return e.reads() && trace[traceIndex[t][k]].atomic;
+        const bool atomic = trace[traceIndex[t][k]].atomic;
+        bool any = false;
+        forEachAccess(e, [&](uint32_t key, bool write, uint64_t, uint64_t) {
+            if (!write && (keyKind_[key] == kMutex || atomic) &&
+                std::find(released.begin(), released.end(), key) != released.end())
+                any = true;
+        });
+        return any;
     };
-    auto touches = [&](uint32_t t, uint32_t k, uint32_t key) {
-        const SymEvent& e = n.apo.threads[t][k];
-        return e.writes() && e.key == key; // a later write of the location becomes the detector's last one
+    // Does it write a word of `keys` again (a later write becomes the detector's last one)?
+    auto touches = [&](uint32_t t, uint32_t k, const std::vector<std::pair<uint32_t, bool>>& keys) {
+        bool any = false;
+        forEachAccess(n.apo.threads[t][k], [&](uint32_t key, bool write, uint64_t, uint64_t) {
+            if (write)
+                for (auto [k2, _] : keys) any |= k2 == key;
+        });
+        return any;
     };
     // Program order with create and join: two accesses it orders cannot be adjacent in any linearisation.
     const Order base(n.apo);
@@ -128,12 +165,16 @@ void VhbExplorer::findRaces(const Node& n) {
             const SymEvent& ea = n.apo.threads[a.t][a.i];
             const Event& ta = trace[traceIndex[a.t][a.i]];
             if (!conflict(ea, eb) || (ta.atomic && tb.atomic)) continue;
+            // Locations are words, but the race detector compares bytes: accesses of different bytes of one word
+            // (a char and its neighbour) do not race.
+            if (!isFree(ea) && !isFree(eb) && !bytesMeet(ta, tb)) continue;
             ErrorKey key = ErrorKey::race(ta.loc, tb.loc);
             if (racesFound_.count(key) || errors_.has(key)) continue;
             for (int order = 0; order < 2; ++order) {
                 Access first = order ? b : a, second = order ? a : b;
                 const SymEvent& e1 = n.apo.threads[first.t][first.i];
                 const SymEvent& e2 = n.apo.threads[second.t][second.i];
+                const auto e1keys = memAccs(e1);
                 if (q->before(q->id(second.t, second.i), q->id(first.t, first.i))) continue; // never in this order
                 std::optional<Linearisation> found;
                 uint32_t firstAt = 0;
@@ -162,23 +203,23 @@ void VhbExplorer::findRaces(const Node& n) {
                             const SymEvent& e = n.apo.threads[t][pos[t]++];
                             path.push_back(t);
                             e.applyTo(mem);
-                            if (t == first.t && e.writes()) released.push_back(e.key);
-                            if (t == first.t && e.acc2 == Acc2::Write) released.push_back(e.key2);
+                            if (t == first.t)
+                                forEachAccess(e, [&](uint32_t key, bool write, uint64_t, uint64_t) {
+                                    if (write) released.push_back(key);
+                                });
                         };
                         step(first.t);
                         while (exclusiveThread(n.apo, pos) == first.t) {
-                            if (!canStep(n.apo, q, pos, mem, first.t) || touches(first.t, pos[first.t], e1.key))
+                            if (!canStep(n.apo, q, pos, mem, first.t) || touches(first.t, pos[first.t], e1keys))
                                 return false;
                             step(first.t);
                         }
                         for (; pos[second.t] < second.i; step(second.t)) {
                             uint32_t k = pos[second.t];
                             const SymEvent& e = n.apo.threads[second.t][k];
-                            if (!canStep(n.apo, q, pos, mem, second.t) || touches(second.t, k, e1.key)) return false;
+                            if (!canStep(n.apo, q, pos, mem, second.t) || touches(second.t, k, e1keys)) return false;
                             if (e.op == Op::Join && e.other == first.t) return false;
-                            if (acquires(second.t, k) &&
-                                std::find(released.begin(), released.end(), e.key) != released.end())
-                                return false;
+                            if (acquiresFrom(second.t, k, released)) return false;
                         }
                         if (!canStep(n.apo, q, pos, mem, second.t)) return false;
                         step(second.t);
