@@ -35,6 +35,35 @@ Executor::Executor(const Executor& o, CloneTag)
 
 std::unique_ptr<Executor> Executor::clone() const { return std::make_unique<Executor>(*this, CloneTag{}); }
 
+void Executor::copyStateFrom(const Executor& o) {
+    memory_.copyStateFrom(o.memory_);
+    threads_.resize(o.threads_.size());
+    for (size_t t = 0; t < o.threads_.size(); ++t) {
+        if (threads_[t]) *threads_[t] = *o.threads_[t]; // the thread's vectors keep their capacity
+        else threads_[t] = std::make_unique<Thread>(*o.threads_[t]);
+    }
+    views_ = o.views_;
+    mutexes_ = o.mutexes_;
+    condWaiters_ = o.condWaiters_;
+    trace_ = o.trace_;
+    status_ = o.status_;
+    errors_ = o.errors_;
+    anyCut_ = o.anyCut_;
+    anyBound_ = o.anyBound_;
+    exitRequested_ = o.exitRequested_;
+    boundReason_ = o.boundReason_;
+    exclusive_ = o.exclusive_;
+    sampledNondet_ = o.sampledNondet_;
+    instructions_ = o.instructions_;
+    output_ = o.output_;
+    // Canonical ids only accumulate, and a snapshot and the executor it was cloned from share that history: the
+    // larger map is the later one. The ids learned after a snapshot must keep naming the same logical threads
+    // when it is restored (the explorers key events by thread id), so the map is never shrunk.
+    if (o.canonicalIds_.size() > canonicalIds_.size()) canonicalIds_ = o.canonicalIds_;
+    created_ = o.created_;
+    liveThreads_ = o.liveThreads_;
+}
+
 bool Executor::inAtomicSection(ThreadId t) const { return threads_[t]->atomicDepth > 0; }
 
 uint32_t Executor::atomicSectionId(ThreadId t) const {

@@ -84,6 +84,10 @@ public:
     void reset();
     // An independent copy of the current state (to look ahead without disturbing this execution).
     std::unique_ptr<Executor> clone() const;
+    // Takes the execution state of `o` (an executor of the same program and options), reusing this executor's
+    // buffers: a snapshot taken with clone() is restored this way, much cheaper than reset() and a replay. The
+    // canonical thread ids are never forgotten: the later (larger) of the two maps is kept.
+    void copyStateFrom(const Executor& o);
     // Thread t is inside an SV-COMP atomic section (its pending event is part of one).
     bool inAtomicSection(ThreadId t) const;
     // 0 when thread t's pending event is outside an atomic section; else a number naming the section (equal for

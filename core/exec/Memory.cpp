@@ -38,6 +38,13 @@ void Memory::reset() {
     for (auto& v : perThread_) v.clear();
 }
 
+void Memory::copyStateFrom(const Memory& o) {
+    arena_.assign(o.arena_.begin(), o.arena_.end());
+    fixed_.assign(o.fixed_.begin(), o.fixed_.end());
+    perThread_.resize(o.perThread_.size());
+    for (size_t t = 0; t < o.perThread_.size(); ++t) perThread_[t].assign(o.perThread_[t].begin(), o.perThread_[t].end());
+}
+
 uint64_t Memory::allocate(uint32_t thread, uint32_t size, ObjectKind kind, bool shared, uint32_t info) {
     if (perThread_.size() <= thread) perThread_.resize(thread + 1);
     auto& list = perThread_[thread];

@@ -31,6 +31,9 @@ class Memory {
 public:
     explicit Memory(const program::Program& p);
     void reset(); // back to the initial image: globals only
+    // Becomes a copy of `o` (a memory of the same program), reusing this one's buffers: no allocation once they
+    // are large enough (the explorers' snapshots).
+    void copyStateFrom(const Memory& o);
 
     uint64_t allocate(uint32_t thread, uint32_t size, ObjectKind kind, bool shared, uint32_t info);
     Object* object(uint32_t id);

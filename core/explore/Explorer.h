@@ -40,6 +40,11 @@ struct ExploreOptions {
     // vhb paper: the root thread p1 (Skein's canonical thread id; main is 0). Unset: the first thread main
     // spawns (Sec. 6 item 2), which is thread 1.
     std::optional<uint32_t> vhbRoot;
+    // false: an explorer may leave what it built (qpor's event structure: millions of small objects) allocated
+    // when it returns, because the process is about to exit — the CLI's `skein check` — as Clang's -disable-free
+    // does; freeing them one by one was 6 % of a large qpor run. A long-lived caller (the language server) keeps
+    // the default.
+    bool freeAtEnd = true;
     // Polled between executions: true = stop now (the result is bounded). check()/exploreProgram() also hand it
     // to the interpreter (exec.cancelled), which polls it every 64K instructions inside an execution.
     std::function<bool()> cancelled;

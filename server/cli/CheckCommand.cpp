@@ -203,6 +203,7 @@ int runCheck(const std::vector<std::string>& args) {
     const std::string& dotPath = parsed.dotPath;
 
     ProgressLine progress;
+    req.options.freeAtEnd = false; // the process exits after printing: no need to free the explorer's structures
     auto result = check(req, &progress);
     if (!result) {
         if (json) {

@@ -84,7 +84,7 @@ private:
 struct UEvent {
     uint64_t id = 0;       // creation order; deterministic
     UEvent* pt = nullptr;  // previous event of the same thread
-    uint64_t keyHash = 0;  // EventIndex::hash of its identity (thread, choice, action, pt, maximal predecessors)
+    uint64_t keyHash = 0;  // EventIndex::Fingerprint::hash of its identity (thread, choice, action, pt, maximal preds)
     ThreadId thread = 0;
     uint32_t choice = 0;   // which outcome of the thread's action (nondet value, woken waiter); 0 otherwise
     uint32_t baseCauses = 0;     // how many leading causes are not reads-before-writes
@@ -107,6 +107,9 @@ struct UEvent {
     bool inC = false;      // in the configuration being explored (Frontier), at position cPos
     bool section = false;  // an SV-COMP atomic section (a macro event: the union of its steps' accesses)
     bool sectionRuns = false; // ... with several runs: `choice` names the run (QporExplorer::runOf)
+    // Its earlier placements (cexp, QporExplorer::earlierPlacements) are in U: they depend on [e] alone, so
+    // executing e again in another configuration adds nothing while U has lost no event since (prune resets it).
+    bool placed = false;
 
     const Access* access(const Resource& r) const {
         for (const Access& a : accesses)

@@ -7,19 +7,34 @@
 namespace skein::explore::unfolding {
 
 
-uint64_t EventIndex::hash(std::span<const uint64_t> key) {
-    uint64_t h = 1469598103934665603ull;
-    for (uint64_t v : key) h = (h ^ v) * 1099511628211ull;
-    return h ^ (h >> 29); // the low bits pick the slot: fold the high ones in
+namespace {
+// The 128-bit product of a and b, folded to 64 bits (wyhash's "mum"): one multiplication that spreads every bit of
+// both inputs over the result.
+uint64_t mum(uint64_t a, uint64_t b) {
+    unsigned __int128 p = (unsigned __int128)a * b;
+    return uint64_t(p) ^ uint64_t(p >> 64);
+}
+} // namespace
+
+EventIndex::Fingerprint EventIndex::fingerprint(std::span<const uint64_t> key) {
+    // Two hashes of different construction over the words: FNV-1a (folded, since the low bits pick the slot) and a
+    // polynomial in another odd multiplier, finished by a folded 128-bit product. The key's length is in both.
+    uint64_t h = 1469598103934665603ull ^ key.size();
+    uint64_t c = 0x243f6a8885a308d3ull ^ key.size();
+    for (uint64_t v : key) {
+        h = (h ^ v) * 1099511628211ull;
+        c = (c + v) * 0x9e3779b97f4a7c15ull;
+    }
+    return {h ^ (h >> 29), mum(c ^ (c >> 32), 0xa0761d6478bd642full)};
 }
 
-void EventIndex::insert(UEvent* e) {
+void EventIndex::insert(UEvent* e, uint64_t check) {
     if (2 * (used_ + 1) > slots_.size()) grow();
     size_t mask = slots_.size() - 1;
     size_t i = e->keyHash & mask;
     while (slots_[i].e && slots_[i].e != tombstone()) i = (i + 1) & mask;
     if (!slots_[i].e) ++used_;
-    slots_[i] = {e->keyHash, e};
+    slots_[i] = {e->keyHash, check, e};
     ++size_;
 }
 
@@ -42,7 +57,7 @@ void EventIndex::grow() {
     slots_.assign(cap, Slot{});
     used_ = size_ = 0;
     for (const Slot& s : old)
-        if (s.e && s.e != tombstone()) insert(s.e);
+        if (s.e && s.e != tombstone()) insert(s.e, s.check);
 }
 
 } // namespace skein::explore::unfolding

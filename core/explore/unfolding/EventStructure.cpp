@@ -5,16 +5,7 @@
 
 namespace skein::explore::unfolding {
 
-namespace {
-constexpr uint64_t kWord = model::kWordSize; // dependence granularity: model::dependent uses the same
-}
 
-std::vector<uint64_t> wordsOf(uint64_t addr, uint64_t size) {
-    std::vector<uint64_t> w;
-    if (size == 0) return w;
-    for (uint64_t a = addr & ~(kWord - 1); a < addr + size; a += kWord) w.push_back(a);
-    return w;
-}
 
 const SummaryEntry* Summary::find(const Resource& r, ThreadId reader) const {
     SummaryEntry key{r, reader, nullptr};
@@ -266,52 +257,31 @@ std::vector<UEvent*> predecessors(const UEvent& e) {
 
 namespace {
 // (thread, choice, action, canonical set of maximal predecessors): determines the history, hence the event.
-// Computed from the description, before any event is allocated (most look-ups find an existing event), and from a
-// stored event when a look-up meets one with the same hash (events do not keep their key: it would cost ~80 bytes
-// each).
+// Computed from the description, before any event is allocated (most look-ups find an existing event); events do
+// not keep their key (it would cost ~80 bytes each), the index keeps its 128-bit fingerprint (EventIndex.h).
 void keyInto(std::vector<uint64_t>& key, ThreadId thread, uint32_t choice, const model::Event& label, const UEvent* pt,
-             const std::vector<UEvent*>& preds, const EventStructure& es) {
-    key.assign({thread, choice, uint64_t(label.kind), label.addr, pt ? pt->id : 0});
-    size_t first = key.size();
-    for (UEvent* p : preds) {
-        bool dominated = false;
-        for (UEvent* q : preds)
-            if (q != p && es.leq(p, q)) {
-                dominated = true;
-                break;
-            }
-        if (!dominated && std::find(key.begin() + first, key.end(), p->id) == key.end()) key.push_back(p->id);
+             std::vector<UEvent*>& preds, const EventStructure& es) {
+    // Latest first, duplicates dropped: an event precedes only events created after it (ids are creation order),
+    // so p can be dominated only by one of the preds before it. An insertion sort: there are a handful of preds.
+    size_t n = 0;
+    for (UEvent* x : preds) {
+        size_t j = n;
+        while (j > 0 && preds[j - 1]->id < x->id) --j;
+        if (j > 0 && preds[j - 1] == x) continue; // a duplicate
+        for (size_t k = n; k > j; --k) preds[k] = preds[k - 1];
+        preds[j] = x;
+        ++n;
     }
-    std::sort(key.begin() + first, key.end());
-}
-void predecessorsInto(std::vector<UEvent*>& preds, const UEvent& e) {
-    preds.clear();
-    forEachPredecessor(e, [&](UEvent* q) {
-        preds.push_back(q);
-        return true;
-    });
+    preds.resize(n);
+    key.resize(5);
+    key[0] = thread, key[1] = choice, key[2] = uint64_t(label.kind), key[3] = label.addr, key[4] = pt ? pt->id : 0;
+    for (size_t i = n; i-- > 0;) { // ascending ids
+        bool dominated = false;
+        for (size_t j = 0; j < i && !dominated; ++j) dominated = es.leq(preds[i], preds[j]);
+        if (!dominated) key.push_back(preds[i]->id);
+    }
 }
 } // namespace
-
-// Same predecessors, listed alike: same history, hence the same event — the common case of a hit, decided without
-// building the stored event's key.
-static bool describedAs(const UEvent& e, const EventSpec& spec) {
-    if (e.thread != spec.thread || e.choice != spec.choice || e.pt != spec.pt || e.label.kind != spec.label.kind ||
-        e.label.addr != spec.label.addr || e.causes != spec.causes || e.accesses.size() != spec.accesses.size())
-        return false;
-    for (size_t i = 0; i < e.accesses.size(); ++i)
-        if (e.accesses[i].parent != spec.accesses[i].parent || e.accesses[i].res != spec.accesses[i].res) return false;
-    return true;
-}
-
-UEvent* EventStructure::lookUp(const std::vector<uint64_t>& key, uint64_t h, const EventSpec& spec) const {
-    return index_.find(h, [&](const UEvent* e) {
-        if (describedAs(*e, spec)) return true;
-        predecessorsInto(otherPreds_, *e);
-        keyInto(otherKey_, e->thread, e->choice, e->label, e->pt, otherPreds_, *this);
-        return otherKey_ == key;
-    });
-}
 
 void EventStructure::mergeSummariesInto(const std::vector<UEvent*>& events, std::vector<UEvent*>& tmax,
                                         std::vector<SummaryEntry>& entries) const {
@@ -361,7 +331,7 @@ void EventStructure::predecessorsOf(const EventSpec& spec, std::vector<UEvent*>&
 UEvent* EventStructure::find(const EventSpec& spec) const {
     predecessorsOf(spec, preds_);
     keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_, *this);
-    return lookUp(key_, EventIndex::hash(key_), spec);
+    return index_.find(EventIndex::fingerprint(key_));
 }
 
 UEvent* EventStructure::treeMaxOf(const std::vector<UEvent*>& events, const Resource& r) const {
@@ -380,8 +350,8 @@ UEvent* EventStructure::treeMaxOf(const std::vector<UEvent*>& events, const Reso
 UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     predecessorsOf(spec, preds_);
     keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_, *this);
-    uint64_t h = EventIndex::hash(key_);
-    if (UEvent* found = lookUp(key_, h, spec)) {
+    const EventIndex::Fingerprint fp = EventIndex::fingerprint(key_);
+    if (UEvent* found = index_.find(fp)) {
         if (created) *created = false;
         return found;
     }
@@ -413,8 +383,8 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
         else entriesScratch_.insert(pos, own);
     }
     ev->summary.assign(tmaxScratch_, entriesScratch_);
-    ev->keyHash = h;
-    index_.insert(ev);
+    ev->keyHash = fp.hash;
+    index_.insert(ev, fp.check);
     link(ev);
     events_.push_back(std::move(e));
     if (created) *created = true;

@@ -10,8 +10,13 @@
 
 namespace skein::explore::unfolding {
 
-// The memory words an access of [addr, addr+size) touches: the dependence granularity (model::kWordSize).
-std::vector<uint64_t> wordsOf(uint64_t addr, uint64_t size);
+// Calls f(word) for each memory word an access of [addr, addr+size) touches: the dependence granularity
+// (model::kWordSize, which model::dependent uses too).
+template <class F> void forEachWord(uint64_t addr, uint64_t size, F f) {
+    constexpr uint64_t kWord = model::kWordSize;
+    if (size == 0) return;
+    for (uint64_t a = addr & ~(kWord - 1); a < addr + size; a += kWord) f(a);
+}
 
 // What the event to find or create is: its thread's action and its immediate predecessors.
 struct EventSpec {
@@ -118,6 +123,15 @@ public:
     template <class Skip, class F> void forEachImmediateConflict(const UEvent* e, Skip skip, F f) const;
     // Frees every event outside the histories of `roots` and of U (mark and sweep).
     void collect(const std::vector<UEvent*>& roots);
+    // Forgets every event's `placed` mark (after events left U).
+    void clearPlaced() {
+        for (auto& e : events_) e->placed = false;
+    }
+    // Lets go of every event without freeing it (ExploreOptions::freeAtEnd = false: the process is exiting).
+    void abandon() {
+        for (auto& e : events_) (void)e.release();
+        events_.clear();
+    }
 
 private:
     unsigned step_;
@@ -132,11 +146,10 @@ private:
     std::vector<UEvent*>& childrenList(UEvent* parent, const Resource& r, bool readers);
     static void predecessorsOf(const EventSpec& spec, std::vector<UEvent*>& preds);
     // Scratch buffers of the look-ups (kept to avoid allocating on every one).
-    mutable std::vector<UEvent*> preds_, otherPreds_;
-    mutable std::vector<uint64_t> key_, otherKey_;
+    mutable std::vector<UEvent*> preds_;
+    mutable std::vector<uint64_t> key_;
     mutable std::vector<SummaryEntry> mergeScratch_, entriesScratch_;
     mutable std::vector<UEvent*> tmaxScratch_;
-    UEvent* lookUp(const std::vector<uint64_t>& key, uint64_t hash, const EventSpec& spec) const;
     void link(UEvent* e);
     void unlink(UEvent* e);
     bool memoryConflict(const UEvent* a, const Summary& bSummary, const UEvent* bEvent) const;

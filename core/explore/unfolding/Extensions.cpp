@@ -61,7 +61,7 @@ void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out)
         out.push_back(std::move(a));
     };
     auto words = [&](uint64_t addr, uint64_t size, Mode m) {
-        for (uint64_t w : wordsOf(addr, size)) add({w, ResKind::Memory}, m);
+        forEachWord(addr, size, [&](uint64_t w) { add({w, ResKind::Memory}, m); });
     };
     switch (l.kind) {
     case EventKind::Read:
@@ -163,9 +163,11 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
         unsupported_ = "internal: a configuration ends inside an atomic section";
         return en;
     }
+    blockedScratch_.clear();
     for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
-        if (!ex_.enabled(t)) continue;
         const exec::ThreadView& v = ex_.thread(t);
+        if (v.state == exec::ThreadState::BlockedLock) blockedScratch_.push_back(t);
+        if (v.state != exec::ThreadState::Ready || !ex_.enabled(t)) continue;
         if (ex_.inAtomicSection(t)) {
             for (UEvent* e : atomicSectionEvents(t)) {
                 es_.addToU(e);
@@ -188,8 +190,7 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
     // A thread blocked on a mutex has no event at C, but its acquire placed before the operations that made
     // the mutex busy is a conflicting extension of C (ABBA: the second thread's acquire of A before the first
     // thread's). cexp (Alg. 1) only walks acquires in C; the pending one needs the same walk.
-    for (ThreadId t = 0; t < ex_.numThreads(); ++t)
-        if (ex_.thread(t).state == exec::ThreadState::BlockedLock) blockedPlacements(t);
+    for (ThreadId t : blockedScratch_) blockedPlacements(t);
     return en;
 }
 
@@ -478,7 +479,16 @@ void QporExplorer::readsFromNewWrite(UEvent* w) {
 
 void QporExplorer::addConflictingExtensions(UEvent* e) {
     auto t0 = PhaseClock::now();
-    earlierPlacements(e);
+    // e's action placed earlier depends on [e] only — every read of C that the walk or makeEvent looks at reads a
+    // write of e's chain and is in [e] (a read of C outside [e] that is dependent with e would be in conflict with
+    // it) — so the placements made when e was executed before are still in U unless pruning dropped events since.
+    // Atomic sections are placed each time: what their runs touch is learned as the exploration goes.
+    if (!e->placed || e->section) {
+        earlierPlacements(e);
+        e->placed = !footprintGrew_ && !unsupported_;
+    } else {
+        ++placementsReused_;
+    }
     readsFromNewWrite(e);
     tCex_ += PhaseClock::now() - t0;
 }

@@ -54,12 +54,28 @@ void QporExplorer::resetExecution() {
     wakers_.assign(1, nullptr);
 }
 
-// Brings the executor to state(C_depth) by replaying the decisions of the first `depth` nodes.
+// Brings the executor to state(C_depth): from the deepest valid snapshot at or below `depth` (or the initial
+// state), replaying the decisions of the nodes after it.
 void QporExplorer::ensureExecutorAt(size_t depth) {
     if (exDepth_ == depth) return;
     auto t0 = PhaseClock::now();
-    resetExecution();
-    for (size_t i = 0; i < depth; ++i) {
+    size_t from = 0;
+    for (size_t i = std::min(depth / kSnapshotEvery, snapshots_.size()); i > 0; --i)
+        if (snapshots_[i - 1].valid) {
+            from = i * kSnapshotEvery;
+            break;
+        }
+    if (from > 0) {
+        const Snapshot& s = snapshots_[from / kSnapshotEvery - 1];
+        ex_.copyStateFrom(*s.ex);
+        createOf_ = s.createOf;
+        wakers_ = s.wakers;
+        exDepth_ = from;
+        ++snapshotsRestored_;
+    } else {
+        resetExecution();
+    }
+    for (size_t i = from; i < depth; ++i) {
         const Node& n = stack_[i];
         UEvent* e = n.e;
         const model::Event ev = ex_.step(n.decision.thread, n.decision.choice);
@@ -68,9 +84,28 @@ void QporExplorer::ensureExecutorAt(size_t depth) {
         e->label.value = ev.value;
         e->label.value2 = ev.value2;
         ++exDepth_;
+        ++replayedSteps_;
         if (ev.kind == EventKind::CondSignal && ev.value) wakers_[ev.value - 1] = e;
+        maybeSnapshot();
     }
     tExec_ += PhaseClock::now() - t0;
+}
+
+// Called with the executor at state(C_exDepth_) where C_exDepth_ is the stack's prefix: keeps a snapshot there when
+// the depth is a multiple of kSnapshotEvery and its slot is free.
+void QporExplorer::maybeSnapshot() {
+    if (exDepth_ % kSnapshotEvery != 0) return;
+    size_t slot = exDepth_ / kSnapshotEvery - 1;
+    if (slot >= kMaxSnapshots) return;
+    if (snapshots_.size() <= slot) snapshots_.resize(slot + 1);
+    Snapshot& s = snapshots_[slot];
+    if (s.valid) return;
+    if (s.ex) s.ex->copyStateFrom(ex_);
+    else s.ex = ex_.clone();
+    s.createOf = createOf_;
+    s.wakers = wakers_;
+    s.valid = true;
+    ++snapshotsTaken_;
 }
 
 // A thread created by executor event `ev` (of unfolding event e) has e as the cause of its first event. Thread ids
@@ -112,6 +147,7 @@ void QporExplorer::execute(UEvent* e, Node& n) {
     e->label.rmwWrote = ev.rmwWrote;
     if (ev.kind == EventKind::CondSignal && ev.value) wakers_[ev.value - 1] = e;
     for (ThreadId t : woken) wakers_[t] = e;
+    maybeSnapshot();
     tExec_ += PhaseClock::now() - t0;
     F_.push(e);
     addConflictingExtensions(e);
@@ -143,7 +179,11 @@ void QporExplorer::prune() {
         drop.push_back(x);
     });
     for (UEvent* x : drop) es_.removeFromU(x);
-    if (!drop.empty()) blockedWalks_.clear(); // their placements may have left U: make them again
+    if (!drop.empty()) {
+        // Placements may have left U: make them again (the blocked acquires', and executed events' cexp).
+        blockedWalks_.clear();
+        es_.clearPlaced();
+    }
     if (kTrace) std::fprintf(stderr, "prune: U %zu, dropped %zu\n", es_.uSize() + drop.size(), drop.size());
     std::vector<UEvent*> roots(F_.events().begin(), F_.events().end());
     for (const Node& n : stack_) {
@@ -163,6 +203,10 @@ void QporExplorer::popNode() {
     Node& n = stack_.back();
     for (UEvent* d : n.Dlocal) d->inD--;
     stack_.pop_back();
+    // The new top may explore another event: the snapshots past its depth no longer show the stack's prefix.
+    for (size_t i = stack_.size() / kSnapshotEvery; i-- > 0 && (i + 1) * kSnapshotEvery >= stack_.size();)
+        snapshots_[i].valid = false;
+    for (size_t i = stack_.size() / kSnapshotEvery; i < snapshots_.size(); ++i) snapshots_[i].valid = false;
     if (stack_.empty()) return;
     prune();
     F_.pop(); // back to the parent's configuration
@@ -260,6 +304,10 @@ report::CheckResult QporExplorer::run() {
     st.extra["sections_widened"] = sectionsWidened_ ? 1 : 0; // 1: a section event touches more than its run
     st.extra["enabled_lookups"] = double(enLookups_); // en(C) events looked up in U's index
     st.extra["enabled_reused"] = double(enReused_);   // ... and taken over from the parent configuration
+    st.extra["placements_reused"] = double(placementsReused_);
+    st.extra["snapshots_taken"] = double(snapshotsTaken_);
+    st.extra["snapshots_restored"] = double(snapshotsRestored_);
+    st.extra["replayed_steps"] = double(replayedSteps_);
     st.extra["ms_execute"] = phase_.toMs(tExec_);
     st.extra["ms_extensions"] = phase_.toMs(tEx_);
     st.extra["ms_comb"] = phase_.toMs(tComb_);

@@ -51,6 +51,9 @@ public:
     report::CheckResult run();
     // What is known of a section changed after events were made with it: run() stopped; start over.
     bool footprintGrew() const { return footprintGrew_; }
+    ~QporExplorer() {
+        if (!opts_.freeAtEnd && !footprintGrew_) es_.abandon(); // a restarted run is freed: the process goes on
+    }
 
 private:
     // A node of the iterative Alg. 1: the calls Explore(C_d, D ∪ {e_1..e_i}, A) made at one configuration.
@@ -89,6 +92,22 @@ private:
     size_t exDepth_ = 0;          // events the executor has executed since its reset
     std::vector<UEvent*> createOf_;    // thread → its create event
     std::vector<UEvent*> wakers_;      // thread → the signal/broadcast that woke it (for the re-acquire)
+    // Snapshots of the executor at depths kSnapshotEvery, 2·kSnapshotEvery, … of the current stack, so that going
+    // back to a shorter C replays fewer than kSnapshotEvery events instead of the whole prefix (replaying was a sixth
+    // of a run on lastwriter, thread creation included). Slot i holds depth (i + 1)·kSnapshotEvery and is valid
+    // while the nodes below that depth keep their events: popNode() invalidates the slots at or above the new top.
+    // At most kMaxSnapshots, each a copy of the executor (its trace included), so memory stays bounded on long
+    // executions; deeper prefixes replay from the last slot.
+    static constexpr size_t kSnapshotEvery = 8, kMaxSnapshots = 64;
+    struct Snapshot {
+        std::unique_ptr<exec::Executor> ex;
+        std::vector<UEvent*> createOf, wakers;
+        bool valid = false;
+    };
+    std::vector<Snapshot> snapshots_;
+    uint64_t placementsReused_ = 0; // executed events whose earlier placements were already in U (UEvent::placed)
+    uint64_t snapshotsTaken_ = 0, snapshotsRestored_ = 0, replayedSteps_ = 0;
+    void maybeSnapshot();
 
     // blockedPlacements' walk of the mutex tree, per blocked thread: the history it was made for and the tree
     // maximum it started from.
@@ -100,6 +119,7 @@ private:
         UEvent* top = nullptr;
     };
     std::vector<BlockedWalk> blockedWalks_;
+    std::vector<ThreadId> blockedScratch_; // enabledEvents: the threads blocked on a mutex at C
 
     // Statistics.
     uint64_t enLookups_ = 0, enReused_ = 0, altQuickFailures_ = 0;
