@@ -31,8 +31,8 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     for (const Node& n : stack_) dSize += n.Dlocal.size();
     size_t k = altK_ <= 0 ? dSize : std::min<size_t>(size_t(altK_), dSize);
     if (altK_ < 0) k = 1;
-    std::vector<UEvent*> selected;
-    selected.reserve(k);
+    std::vector<UEvent*>& selected = altSelected_; // the explorer's buffers: this runs once per explored event
+    selected.clear();
     for (size_t i = stack_.size(); i-- > 0 && selected.size() < k;) {
         const std::vector<UEvent*>& dl = stack_[i].Dlocal;
         for (size_t j = dl.size(); j-- > 0 && selected.size() < k;) selected.push_back(dl[j]);
@@ -55,10 +55,13 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         }
         return false;
     };
-    std::vector<std::vector<UEvent*>> spikes(k);
+    std::vector<std::vector<UEvent*>>& spikes = altSpikes_;
+    if (spikes.size() < k) spikes.resize(k);
+    for (size_t i = 0; i < k; ++i) spikes[i].clear();
     // optimal: an event of D already in conflict with C needs nothing of J (C itself holds its conflict), so it
     // gets no spike (its spike would offer the event of C it conflicts with; any J satisfies it).
-    std::vector<char> satisfied(k, 0);
+    std::vector<char>& satisfied = altSatisfied_;
+    satisfied.assign(k, 0);
     bool empty = false;
     for (size_t i = 0; i < k && !empty; ++i) {
         if (altK_ == 0 && i > 0 && es_.conflictsWith(selected[i], F_)) {
@@ -80,7 +83,8 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         tComb_ += PhaseClock::now() - t0;
         return std::nullopt;
     }
-    for (auto& s : spikes) {
+    for (size_t i = 0; i < k; ++i) {
+        std::vector<UEvent*>& s = spikes[i];
         combSpikeEvents_ += s.size();
         // Deterministic order: events created first first.
         std::sort(s.begin(), s.end(), [](UEvent* a, UEvent* b) { return a->id < b->id; });

@@ -5,7 +5,10 @@
 // (Sec. 5.1). Memory words are resources too (the paper's model has only mutexes; Skein's has memory): a write
 // is a node of the word's write tree, a read points at the write it reads from. See DESIGN.md.
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <memory>
 #include <span>
 #include <vector>
@@ -58,25 +61,31 @@ struct SummaryEntry {
     bool operator<(const SummaryEntry& o) const { return res != o.res ? res < o.res : reader < o.reader; }
 };
 
-// Two exact-size arrays rather than vectors: an event's summary is most of its memory (DESIGN.md, "Memory").
+// One exact-size block rather than two vectors — the entries, then tmax — since an event's summary is most of its
+// memory and its allocations are a good part of making an event (DESIGN.md, "Memory"). Both element types are
+// trivially copyable, so the bytes copied into the block are the objects (C++20 implicit object creation).
 class Summary {
 public:
-    std::span<UEvent* const> tmax() const { return {tmax_.get(), nThreads_}; } // by thread
-    std::span<const SummaryEntry> entries() const { return {entries_.get(), nEntries_}; } // sorted
-    UEvent* threadMax(ThreadId t) const { return t < nThreads_ ? tmax_[t] : nullptr; }
+    std::span<UEvent* const> tmax() const { // by thread
+        return {reinterpret_cast<UEvent* const*>(data_.get() + nEntries_ * sizeof(SummaryEntry)), nThreads_};
+    }
+    std::span<const SummaryEntry> entries() const { // sorted
+        return {reinterpret_cast<const SummaryEntry*>(data_.get()), nEntries_};
+    }
+    UEvent* threadMax(ThreadId t) const { return t < nThreads_ ? tmax()[t] : nullptr; }
     const SummaryEntry* find(const Resource& r, ThreadId reader) const;
     void assign(std::span<UEvent* const> tmax, std::span<const SummaryEntry> entries) {
+        static_assert(std::is_trivially_copyable_v<SummaryEntry> && alignof(SummaryEntry) == alignof(UEvent*));
         nThreads_ = uint32_t(tmax.size());
         nEntries_ = uint32_t(entries.size());
-        tmax_ = std::make_unique_for_overwrite<UEvent*[]>(nThreads_);
-        entries_ = std::make_unique_for_overwrite<SummaryEntry[]>(nEntries_);
-        std::copy(tmax.begin(), tmax.end(), tmax_.get());
-        std::copy(entries.begin(), entries.end(), entries_.get());
+        const size_t entryBytes = entries.size() * sizeof(SummaryEntry);
+        data_ = std::make_unique_for_overwrite<std::byte[]>(entryBytes + tmax.size() * sizeof(UEvent*));
+        if (!entries.empty()) std::memcpy(data_.get(), entries.data(), entryBytes);
+        if (!tmax.empty()) std::memcpy(data_.get() + entryBytes, tmax.data(), tmax.size() * sizeof(UEvent*));
     }
 
 private:
-    std::unique_ptr<UEvent*[]> tmax_;
-    std::unique_ptr<SummaryEntry[]> entries_;
+    std::unique_ptr<std::byte[]> data_;
     uint32_t nThreads_ = 0, nEntries_ = 0;
 };
 

@@ -13,33 +13,30 @@ namespace skein::explore::unfolding {
 
 using model::EventKind;
 
-namespace {
-// The reads of `word` in C that read from `w` by threads other than `self`, grouped by thread in program order.
-std::map<ThreadId, std::vector<UEvent*>> readersOf(const Frontier& F, const Resource& word, const UEvent* w,
-                                                   ThreadId self) {
-    std::map<ThreadId, std::vector<UEvent*>> out;
-    for (UEvent* r : F.readsOf(word))
-        if (r->thread != self && r->access(word)->parent == w) out[r->thread].push_back(r);
-    return out;
+// ---- ReaderGroups -----------------------------------------------------------------------------------------------
+
+void ReaderGroups::clear() {
+    evs_.clear();
+    bounds_.assign(1, 0);
 }
 
-// Every choice of a prefix of each thread's reads: calls f(lastReadOfEachChosenPrefix). At most `cap` choices.
-template <class F> void forEachReaderPrefix(const std::map<ThreadId, std::vector<UEvent*>>& readers, size_t cap, F f) {
-    std::vector<const std::vector<UEvent*>*> lists;
-    for (auto& [t, v] : readers) lists.push_back(&v);
-    std::vector<size_t> len(lists.size(), 0);
-    for (size_t n = 0; n < cap; ++n) {
-        std::vector<UEvent*> chosen;
-        for (size_t i = 0; i < lists.size(); ++i)
-            if (len[i]) chosen.push_back((*lists[i])[len[i] - 1]);
-        if (!f(chosen, len)) return;
-        size_t i = 0;
-        while (i < lists.size() && len[i] == lists[i]->size()) len[i++] = 0;
-        if (i == lists.size()) return;
-        len[i]++;
-    }
+void ReaderGroups::add(UEvent* r) { evs_.push_back(r); }
+
+void ReaderGroups::group() {
+    // A handful of reads, each thread's in program order (the order of C): a stable insertion sort by thread.
+    for (size_t i = 1; i < evs_.size(); ++i)
+        for (size_t j = i; j > 0 && evs_[j - 1]->thread > evs_[j]->thread; --j) std::swap(evs_[j - 1], evs_[j]);
+    bounds_.assign(1, 0);
+    for (size_t i = 1; i <= evs_.size(); ++i)
+        if (i == evs_.size() || evs_[i]->thread != evs_[i - 1]->thread) bounds_.push_back(uint32_t(i));
 }
-} // namespace
+
+void ReaderGroups::readersOf(const Frontier& F, const Resource& word, const UEvent* w, ThreadId self) {
+    clear();
+    for (UEvent* r : F.readsOf(word))
+        if (r->thread != self && r->access(word)->parent == w) add(r);
+    group();
+}
 
 std::vector<Access> QporExplorer::accessesFor(const model::Event& l) const {
     std::vector<Access> out;
@@ -266,7 +263,8 @@ void QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anchor
         return *baseOk;
     };
     // Optional readers, per written word.
-    std::map<ThreadId, std::vector<UEvent*>> optional;
+    ReaderGroups& optional = mkOptional_;
+    optional.clear();
     for (const Access& l : like.accesses) {
         if (l.mode != Mode::Write) continue;
         UEvent* p = es_.treeMaxOf(base, l.res);
@@ -274,9 +272,10 @@ void QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anchor
             if (r->thread == like.thread || r->access(l.res)->parent != p) continue; // readersOf, without the map
             bool inHistory = false;
             for (UEvent* b : base) inHistory = inHistory || es_.leq(r, b);
-            if (!inHistory) optional[r->thread].push_back(r);
+            if (!inHistory) optional.add(r);
         }
     }
+    optional.group();
     auto place = [&](std::span<UEvent* const> chosen) {
         std::vector<UEvent*>& preds = mkPreds_;
         preds.assign(base.begin(), base.end());
@@ -328,9 +327,7 @@ void QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anchor
         place({});
         return;
     }
-    forEachReaderPrefix(optional, 64, [&](const std::vector<UEvent*>& chosen, const std::vector<size_t>&) {
-        return place(chosen);
-    });
+    optional.forEachPrefix(64, [&](std::span<UEvent* const> chosen, std::span<const uint32_t>) { return place(chosen); });
 }
 
 bool QporExplorer::mutexFreeAfter(const UEvent* n) const {
@@ -421,15 +418,15 @@ void QporExplorer::earlierPlacements(UEvent* e) {
             }
             // A write also chooses which of the readers of the write before it precede it (a prefix of each
             // thread's reads); at its own position, every strict subset of its current readers.
-            auto readers = readersOf(F_, res, after, e->thread);
+            ReaderGroups& readers = placeReaders_;
+            readers.readersOf(F_, res, after, e->thread);
             if (readers.empty()) {
                 if (!same) option(std::span(&after, 1), -1);
                 return;
             }
-            forEachReaderPrefix(readers, 64, [&](const std::vector<UEvent*>& chosen, const std::vector<size_t>& len) {
+            readers.forEachPrefix(64, [&](std::span<UEvent* const> chosen, std::span<const uint32_t> len) {
                 bool all = true;
-                size_t i = 0;
-                for (auto& [t, v] : readers) all &= len[i++] == v.size();
+                for (size_t i = 0; i < readers.groups(); ++i) all &= len[i] == readers.groupSize(i);
                 if (same && all) return true; // that is e itself
                 placeOpts_.push_back({uint32_t(placeAnchors_.size()), uint32_t(1 + chosen.size()), -1});
                 placeAnchors_.push_back(after);

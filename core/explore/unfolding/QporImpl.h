@@ -38,6 +38,40 @@ private:
     std::chrono::steady_clock::time_point s0_;
 };
 
+// Reads of a word grouped by thread (each group in program order), and the choices of a prefix of every group:
+// which of them a write placed after the word's current value lets precede it. Buffers are kept: this runs for
+// every executed event (earlierPlacements, makeEvent).
+class ReaderGroups {
+public:
+    void clear();
+    void add(UEvent* r);
+    void group(); // after the adds: sorts by thread
+    // The reads of `word` in F that read `w`, by threads other than `self`.
+    void readersOf(const Frontier& F, const Resource& word, const UEvent* w, ThreadId self);
+    bool empty() const { return evs_.empty(); }
+    size_t groups() const { return bounds_.size() - 1; }
+    size_t groupSize(size_t g) const { return bounds_[g + 1] - bounds_[g]; }
+    // Every choice of a prefix of each group, the empty choice first: f(last read of each non-empty chosen prefix,
+    // chosen length per group) → false to stop. At most `cap` choices.
+    template <class F> void forEachPrefix(size_t cap, F f) {
+        len_.assign(groups(), 0);
+        for (size_t n = 0; n < cap; ++n) {
+            chosen_.clear();
+            for (size_t g = 0; g < groups(); ++g)
+                if (len_[g]) chosen_.push_back(evs_[bounds_[g] + len_[g] - 1]);
+            if (!f(std::span<UEvent* const>(chosen_), std::span<const uint32_t>(len_))) return;
+            size_t g = 0;
+            while (g < groups() && len_[g] == groupSize(g)) len_[g++] = 0;
+            if (g == groups()) return;
+            len_[g]++;
+        }
+    }
+
+private:
+    std::vector<UEvent*> evs_, chosen_;
+    std::vector<uint32_t> bounds_{0}, len_;
+};
+
 class QporExplorer {
 public:
     // What is known of each atomic section start (by source location; Sections.cpp); it outlives one run.
@@ -178,6 +212,7 @@ private:
     void makeEvent(const UEvent& like, std::span<UEvent* const> anchors, std::span<UEvent* const> readers,
                    int choice = -1);
     std::vector<UEvent*> mkBase_, mkPreds_; // makeEvent's buffers
+    ReaderGroups mkOptional_, placeReaders_;
     EventSpec mkSpec_;
     uint32_t waitersAt(const Resource& cond, const UEvent* node) const;
     std::vector<Access> accessesFor(const model::Event& label) const;
@@ -188,6 +223,9 @@ private:
     // Alternatives.cpp
     // Alt(C, D ∪ {e}) for the top node (its Dlocal ends with e).
     std::optional<std::vector<UEvent*>> alternative();
+    std::vector<UEvent*> altSelected_; // alternative()'s buffers
+    std::vector<std::vector<UEvent*>> altSpikes_;
+    std::vector<char> altSatisfied_;
 };
 
 } // namespace skein::explore::unfolding
