@@ -295,7 +295,8 @@ void EventStructure::mergeSummariesInto(const std::vector<UEvent*>& events, std:
         if (tmax.size() < ps.tmax().size()) tmax.resize(ps.tmax().size(), nullptr);
         for (size_t t = 0; t < ps.tmax().size(); ++t) {
             UEvent* x = ps.tmax()[t];
-            if (x && (!tmax[t] || tmax[t]->tnode.depth < x->tnode.depth)) tmax[t] = x;
+            // Often the same event (the preds share most of their history): no depth to fetch then.
+            if (x && x != tmax[t] && (!tmax[t] || tmax[t]->tnode.depth < x->tnode.depth)) tmax[t] = x;
         }
         if (entries.empty()) {
             entries.assign(ps.entries().begin(), ps.entries().end());
@@ -355,8 +356,7 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
         if (created) *created = false;
         return found;
     }
-    auto e = std::make_unique<UEvent>();
-    UEvent* ev = e.get();
+    UEvent* ev = pool_.make();
     ev->thread = spec.thread;
     ev->choice = spec.choice;
     ev->label = spec.label;
@@ -386,7 +386,7 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     ev->keyHash = fp.hash;
     index_.insert(ev, fp.check);
     link(ev);
-    events_.push_back(std::move(e));
+    events_.push_back(ev);
     if (created) *created = true;
     return ev;
 }
@@ -426,27 +426,32 @@ void EventStructure::removeFromU(UEvent* e) {
 
 void EventStructure::collect(const std::vector<UEvent*>& roots) {
     std::vector<UEvent*> stack(roots.begin(), roots.end());
-    for (auto& e : events_)
-        if (e->inU || e->inD) stack.push_back(e.get());
+    for (UEvent* e : events_)
+        if (e->inU || e->inD) stack.push_back(e);
     while (!stack.empty()) {
         UEvent* e = stack.back();
         stack.pop_back();
         if (!e || e->marked) continue;
         e->marked = true;
-        for (UEvent* p : predecessors(*e)) stack.push_back(p);
+        forEachPredecessor(*e, [&](UEvent* p) {
+            stack.push_back(p);
+            return true;
+        });
     }
     // Unindex first (keys are stored), then free: no freed event is looked at.
-    for (auto& e : events_)
+    for (UEvent* e : events_)
         if (!e->marked) {
-            index_.erase(e.get());
-            unlink(e.get());
+            index_.erase(e);
+            unlink(e);
         }
     size_t kept = 0;
-    for (auto& e : events_) {
-        if (!e->marked) continue;
+    for (UEvent* e : events_) {
+        if (!e->marked) {
+            pool_.destroy(e);
+            continue;
+        }
         e->marked = false;
-        if (&events_[kept] != &e) events_[kept] = std::move(e);
-        ++kept;
+        events_[kept++] = e;
     }
     events_.resize(kept);
 }

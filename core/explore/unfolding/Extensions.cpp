@@ -235,8 +235,8 @@ void QporExplorer::blockedPlacements(ThreadId t) {
 // resource parents follow from that history. For each word the action writes, the reads of the word's current
 // value (in C) that are not forced into the history may or may not precede the write: one event per choice (a
 // prefix of each thread's reads). Nothing is made where the union is not a configuration.
-void QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anchors, std::span<UEvent* const> readers,
-                             int choice) {
+UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anchors, std::span<UEvent* const> readers,
+                                int choice) {
     // Called a few times per executed event, mostly to name an event that exists already: the buffers are the
     // explorer's (nothing below calls makeEvent again), so a call allocates nothing unless it creates an event.
     std::vector<UEvent*>& base = mkBase_;
@@ -276,6 +276,7 @@ void QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anchor
         }
     }
     optional.group();
+    UEvent* placed = nullptr; // the event of `place({})`
     auto place = [&](std::span<UEvent* const> chosen) {
         std::vector<UEvent*>& preds = mkPreds_;
         preds.assign(base.begin(), base.end());
@@ -319,15 +320,17 @@ void QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anchor
             if (created) ++cexEvents_;
             e->section = like.section;
         }
+        if (chosen.empty()) placed = e;
         if (e == &like) return true;
         es_.addToU(e);
         return true;
     };
     if (optional.empty()) {
         place({});
-        return;
+        return placed;
     }
     optional.forEachPrefix(64, [&](std::span<UEvent* const> chosen, std::span<const uint32_t>) { return place(chosen); });
+    return nullptr;
 }
 
 bool QporExplorer::mutexFreeAfter(const UEvent* n) const {
@@ -377,8 +380,8 @@ void QporExplorer::earlierPlacements(UEvent* e) {
     placeOpts_.clear();
     placeAnchors_.clear();
     placeRanges_.clear();
-    auto option = [&](std::span<UEvent* const> anchors, int choice) {
-        placeOpts_.push_back({uint32_t(placeAnchors_.size()), uint32_t(anchors.size()), choice});
+    auto option = [&](std::span<UEvent* const> anchors, int choice, bool coversAbove = false) {
+        placeOpts_.push_back({uint32_t(placeAnchors_.size()), uint32_t(anchors.size()), choice, coversAbove});
         placeAnchors_.insert(placeAnchors_.end(), anchors.begin(), anchors.end());
     };
     auto forced = [&](UEvent* child) {
@@ -395,7 +398,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
             // A read placed before writes of its word: it reads each earlier write of the chain.
             for (UEvent* child = a.parent; child && !forced(child);) {
                 UEvent* earlier = ownerOf(child->access(res)->node.parent);
-                option(std::span(&earlier, 1), -1);
+                option(std::span(&earlier, 1), -1, true);
                 child = earlier;
             }
             continue;
@@ -421,14 +424,14 @@ void QporExplorer::earlierPlacements(UEvent* e) {
             ReaderGroups& readers = placeReaders_;
             readers.readersOf(F_, res, after, e->thread);
             if (readers.empty()) {
-                if (!same) option(std::span(&after, 1), -1);
+                if (!same) option(std::span(&after, 1), -1, true);
                 return;
             }
             readers.forEachPrefix(64, [&](std::span<UEvent* const> chosen, std::span<const uint32_t> len) {
                 bool all = true;
                 for (size_t i = 0; i < readers.groups(); ++i) all &= len[i] == readers.groupSize(i);
                 if (same && all) return true; // that is e itself
-                placeOpts_.push_back({uint32_t(placeAnchors_.size()), uint32_t(1 + chosen.size()), -1});
+                placeOpts_.push_back({uint32_t(placeAnchors_.size()), uint32_t(1 + chosen.size()), -1, !same && all});
                 placeAnchors_.push_back(after);
                 placeAnchors_.insert(placeAnchors_.end(), chosen.begin(), chosen.end());
                 return true;
@@ -442,8 +445,25 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         }
     }
     placeRanges_.push_back(uint32_t(placeOpts_.size()));
-    // Every combination but the original one (capped: an action rarely touches more than two resources).
     size_t accesses = placeRanges_.size() - 1;
+    if (accesses == 1 && !e->section && e->accesses[0].res.kind() == ResKind::Memory) {
+        // One memory access: the options in walk order, up the word's chain. Where the placement P at an earlier
+        // position with every reader there before it (a read: reading that earlier write) has had its own earlier
+        // placements made (P->placed), the rest of this walk is P's walk — the same thread predecessor and base
+        // causes, so the same stop (`forced`), and the same readers at each position (they precede the next write
+        // of the chain, which is in [P]); P's own strict subsets of readers are this position's other options,
+        // made before it. So the walk stops there.
+        for (size_t i = 1; i < placeOpts_.size(); ++i) {
+            const PlacementOption& o = placeOpts_[i];
+            UEvent* p = makeEvent(*e, std::span(placeAnchors_.data() + o.first, o.count), {}, o.choice);
+            if (o.coversAbove && p && p != e && p->placed) {
+                ++placementsCut_;
+                break;
+            }
+        }
+        return;
+    }
+    // Every combination but the original one (capped: an action rarely touches more than two resources).
     std::vector<uint32_t>& idx = placeIdx_;
     idx.assign(accesses, 0);
     std::vector<UEvent*>& anchors = placeCombo_;

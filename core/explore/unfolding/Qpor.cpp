@@ -305,6 +305,7 @@ report::CheckResult QporExplorer::run() {
     st.extra["enabled_lookups"] = double(enLookups_); // en(C) events looked up in U's index
     st.extra["enabled_reused"] = double(enReused_);   // ... and taken over from the parent configuration
     st.extra["placements_reused"] = double(placementsReused_);
+    st.extra["placements_cut"] = double(placementsCut_);
     st.extra["snapshots_taken"] = double(snapshotsTaken_);
     st.extra["snapshots_restored"] = double(snapshotsRestored_);
     st.extra["replayed_steps"] = double(replayedSteps_);

@@ -203,14 +203,20 @@ private:
     struct PlacementOption {
         uint32_t first, count; // anchors: placeAnchors_[first, first + count)
         int choice;            // the outcome (the waiter a signal wakes), or -1
+        // A memory access placed at an earlier position with every reader of the value there before it (a read:
+        // reading an earlier write): once that placement has had its own earlier placements made, they are the rest
+        // of this walk (earlierPlacements).
+        bool coversAbove = false;
     };
     std::vector<PlacementOption> placeOpts_;
     std::vector<UEvent*> placeAnchors_, placeCombo_;
     std::vector<uint32_t> placeRanges_, placeIdx_; // earlierPlacements' buffers
     void blockedPlacements(ThreadId t);
     void readsFromNewWrite(UEvent* w);
-    void makeEvent(const UEvent& like, std::span<UEvent* const> anchors, std::span<UEvent* const> readers,
-                   int choice = -1);
+    // Returns the event placed with no optional reader, when that is the only one placed (else null).
+    UEvent* makeEvent(const UEvent& like, std::span<UEvent* const> anchors, std::span<UEvent* const> readers,
+                      int choice = -1);
+    uint64_t placementsCut_ = 0; // earlierPlacements walks ended early (PlacementOption::coversAbove)
     std::vector<UEvent*> mkBase_, mkPreds_; // makeEvent's buffers
     ReaderGroups mkOptional_, placeReaders_;
     EventSpec mkSpec_;
