@@ -91,23 +91,31 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     }
     // Step 4: a combination of pairwise non-conflicting events (depth-first over the spikes).
     std::vector<UEvent*> combo;
-    std::function<bool(size_t)> search = [&](size_t i) -> bool {
-        if (i == k) return true;
-        if (satisfied[i]) return search(i + 1);
-        for (UEvent* x : spikes[i]) {
-            bool ok = true;
-            for (UEvent* y : combo)
-                if (y != x && es_.conflict(x, y)) {
-                    ok = false;
-                    break;
-                }
-            if (!ok) continue;
-            combo.push_back(x);
-            if (search(i + 1)) return true;
-            combo.pop_back();
+    // Plain recursion (a std::function per level cost 2 % of a run); at most one level per selected event.
+    struct Search {
+        const EventStructure& es;
+        const std::vector<std::vector<UEvent*>>& spikes;
+        const std::vector<char>& satisfied;
+        size_t k;
+        std::vector<UEvent*>& combo;
+        bool operator()(size_t i) {
+            while (i < k && satisfied[i]) ++i;
+            if (i == k) return true;
+            for (UEvent* x : spikes[i]) {
+                bool ok = true;
+                for (UEvent* y : combo)
+                    if (y != x && es.conflict(x, y)) {
+                        ok = false;
+                        break;
+                    }
+                if (!ok) continue;
+                combo.push_back(x);
+                if ((*this)(i + 1)) return true;
+                combo.pop_back();
+            }
+            return false;
         }
-        return false;
-    };
+    } search{es_, spikes, satisfied, k, combo};
     bool found = k > 0 && search(0);
     tComb_ += PhaseClock::now() - t0;
     if (!found) {

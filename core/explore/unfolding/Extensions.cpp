@@ -263,11 +263,16 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
         return *baseOk;
     };
     // Optional readers, per written word.
+    // Each resource's tree maximum in [base]: the parents of the placement that adds no optional reader.
+    std::vector<UEvent*>& baseMax = mkBaseMax_;
+    baseMax.clear();
+    for (const Access& l : like.accesses) baseMax.push_back(es_.treeMaxOf(base, l.res));
     ReaderGroups& optional = mkOptional_;
     optional.clear();
-    for (const Access& l : like.accesses) {
+    for (size_t i = 0; i < like.accesses.size(); ++i) {
+        const Access& l = like.accesses[i];
         if (l.mode != Mode::Write) continue;
-        UEvent* p = es_.treeMaxOf(base, l.res);
+        UEvent* p = baseMax[i];
         for (UEvent* r : F_.readsOf(l.res)) {
             if (r->thread == like.thread || r->access(l.res)->parent != p) continue; // readersOf, without the map
             bool inHistory = false;
@@ -298,7 +303,7 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
             Access& a = spec.accesses[i];
             a.res = like.accesses[i].res;
             a.mode = like.accesses[i].mode;
-            a.parent = es_.treeMaxOf(preds, a.res);
+            a.parent = chosen.empty() ? baseMax[i] : es_.treeMaxOf(preds, a.res);
         }
         if (like.section && sectionHasRuns(like)) {
             // Which runs the section has here depends on the history: run it there (Sections.cpp).

@@ -217,7 +217,7 @@ private:
     UEvent* makeEvent(const UEvent& like, std::span<UEvent* const> anchors, std::span<UEvent* const> readers,
                       int choice = -1);
     uint64_t placementsCut_ = 0; // earlierPlacements walks ended early (PlacementOption::coversAbove)
-    std::vector<UEvent*> mkBase_, mkPreds_; // makeEvent's buffers
+    std::vector<UEvent*> mkBase_, mkPreds_, mkBaseMax_; // makeEvent's buffers
     ReaderGroups mkOptional_, placeReaders_;
     EventSpec mkSpec_;
     uint32_t waitersAt(const Resource& cond, const UEvent* node) const;
