@@ -86,7 +86,9 @@ public:
     std::unique_ptr<Executor> clone() const;
     // Takes the execution state of `o` (an executor of the same program and options), reusing this executor's
     // buffers: a snapshot taken with clone() is restored this way, much cheaper than reset() and a replay. The
-    // canonical thread ids are never forgotten: the later (larger) of the two maps is kept.
+    // canonical thread ids are never forgotten: the later (larger) of the two maps is kept. Precondition: the two
+    // share one lineage of canonical ids — one executor steps, the others are its clones and only copy from it or
+    // into it (what the explorers do) — so that one map extends the other (tests/unit/ExecutorSnapshotTest.cpp).
     void copyStateFrom(const Executor& o);
     // Thread t is inside an SV-COMP atomic section (its pending event is part of one).
     bool inAtomicSection(ThreadId t) const;

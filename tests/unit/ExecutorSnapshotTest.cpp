@@ -1,0 +1,144 @@
+// Executor snapshots (Executor::clone + Executor::copyStateFrom), which the qpor explorer restores instead of
+// replaying a prefix (core/explore/unfolding/DESIGN.md, "Replay"): an executor restored from a snapshot must go on
+// exactly as the executor the snapshot was taken from — same events, same values, same final state — and must keep
+// the canonical thread ids it learned after the snapshot.
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "core/Check.h"
+#include "core/exec/Executor.h"
+
+namespace {
+
+using skein::exec::ExecStatus;
+using skein::exec::Executor;
+using skein::exec::ThreadState;
+
+std::shared_ptr<const skein::program::Program> lower(const std::string& src) {
+    skein::CheckRequest req;
+    req.path = "snapshot.c";
+    req.contents = src;
+    auto p = skein::prepare(req);
+    EXPECT_TRUE(p.has_value());
+    return p ? p->program : nullptr;
+}
+
+// Runs to the end with a fixed rule (the lowest enabled thread, choice 0 — or the `pick`-th enabled thread at the
+// first choice point), recording the executed events as (thread, kind, address, value).
+struct Step {
+    uint32_t tid;
+    int kind;
+    uint64_t addr, value;
+    bool operator==(const Step&) const = default;
+};
+std::vector<Step> runToEnd(Executor& ex, size_t rotate) {
+    std::vector<Step> out;
+    for (size_t n = 0; n < 10000; ++n) {
+        std::vector<uint32_t> enabled;
+        for (uint32_t t = 0; t < ex.numThreads(); ++t)
+            if (ex.enabled(t)) enabled.push_back(t);
+        if (enabled.empty()) break;
+        uint32_t t = enabled[(n + rotate) % enabled.size()];
+        const auto& e = ex.step(t, 0);
+        out.push_back({e.tid, int(e.kind), e.addr, e.value});
+    }
+    return out;
+}
+
+const char* kProgram = R"(
+    #include <pthread.h>
+    #include <stdlib.h>
+    pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    int x, y;
+    void *grandchild(void *a) { pthread_mutex_lock(&m); x += 10; pthread_mutex_unlock(&m); return 0; }
+    void *child(void *a) {
+        int *p = malloc(sizeof(int));
+        *p = (int)(long)a;
+        pthread_t g;
+        pthread_create(&g, 0, grandchild, 0);
+        pthread_mutex_lock(&m); x += *p; pthread_mutex_unlock(&m);
+        pthread_join(g, 0);
+        y = y + 1;
+        free(p);
+        return 0;
+    }
+    int main() {
+        pthread_t a, b;
+        pthread_create(&a, 0, child, (void *)1);
+        pthread_create(&b, 0, child, (void *)2);
+        pthread_join(a, 0);
+        pthread_join(b, 0);
+        return x + y;
+    })";
+
+TEST(ExecutorSnapshot, RestoredExecutorGoesOnLikeTheOriginal) {
+    // As the explorer uses it: one executor steps; snapshots are its clones, restored into it (or refreshed from
+    // it). Canonical ids are learned along that one lineage (copyStateFrom's precondition).
+    auto prog = lower(kProgram);
+    ASSERT_TRUE(prog);
+    for (size_t cut = 0; cut < 12; ++cut)
+        for (size_t rotate = 0; rotate < 3; ++rotate) {
+            Executor ex(*prog, {});
+            for (size_t n = 0; n < cut; ++n) { // the first `cut` steps, then a snapshot
+                uint32_t t = 0;
+                while (t < ex.numThreads() && !ex.enabled(t)) ++t;
+                if (t == ex.numThreads()) break;
+                ex.step(t, 0);
+            }
+            auto snapshot = ex.clone();
+            const auto traceAtCut = ex.trace().size();
+            std::vector<Step> original = runToEnd(ex, rotate);
+            const uint64_t finalHash = ex.finalStateHash();
+            const ExecStatus status = ex.status();
+            ASSERT_FALSE(original.empty());
+
+            // Restored into the executor it came from, after that executor ran to the end.
+            ex.copyStateFrom(*snapshot);
+            EXPECT_EQ(ex.trace().size(), traceAtCut);
+            EXPECT_EQ(runToEnd(ex, rotate), original) << "cut " << cut << ", rotate " << rotate;
+            EXPECT_EQ(ex.finalStateHash(), finalHash);
+            EXPECT_EQ(ex.status(), status);
+
+            // Another schedule in between changes nothing for the next restore.
+            ex.copyStateFrom(*snapshot);
+            runToEnd(ex, rotate + 1);
+            ex.copyStateFrom(*snapshot);
+            EXPECT_EQ(runToEnd(ex, rotate), original) << "cut " << cut << ", rotate " << rotate;
+
+            // A snapshot refreshed from the executor (its buffers held a finished execution), then restored.
+            auto refreshed = ex.clone();
+            ex.copyStateFrom(*snapshot);
+            refreshed->copyStateFrom(ex);
+            runToEnd(ex, rotate + 2);
+            ex.copyStateFrom(*refreshed);
+            EXPECT_EQ(runToEnd(ex, rotate), original) << "cut " << cut << ", rotate " << rotate;
+            EXPECT_EQ(ex.finalStateHash(), finalHash);
+        }
+}
+
+TEST(ExecutorSnapshot, CanonicalThreadIdsLearnedAfterTheSnapshotAreKept) {
+    auto prog = lower(kProgram);
+    ASSERT_TRUE(prog);
+    Executor ex(*prog, {});
+    auto initial = ex.clone(); // before any thread exists: knows no canonical id
+    // Main creates b's thread first this time: ids are assigned in creation order of (parent, k) pairs.
+    runToEnd(ex, 1);
+    const size_t threads = ex.numThreads();
+    ASSERT_GE(threads, 5u); // main, two children, two grandchildren
+    std::vector<std::pair<uint32_t, uint64_t>> creates; // (creator, created id) as first seen
+    for (const auto& e : ex.trace())
+        if (e.kind == skein::model::EventKind::ThreadCreate) creates.push_back({e.tid, e.value});
+    // Restoring the initial snapshot must not forget the ids: a second run names every thread as the first did.
+    ex.copyStateFrom(*initial);
+    runToEnd(ex, 2);
+    std::vector<std::pair<uint32_t, uint64_t>> again;
+    for (const auto& e : ex.trace())
+        if (e.kind == skein::model::EventKind::ThreadCreate) again.push_back({e.tid, e.value});
+    std::sort(creates.begin(), creates.end());
+    std::sort(again.begin(), again.end());
+    EXPECT_EQ(again, creates);
+    EXPECT_EQ(ex.numThreads(), threads);
+}
+
+} // namespace
