@@ -1,7 +1,7 @@
 // Executor snapshots (Executor::clone + Executor::copyStateFrom), which the qpor explorer restores instead of
-// replaying a prefix (core/explore/unfolding/DESIGN.md, "Replay"): an executor restored from a snapshot must go on
-// exactly as the executor the snapshot was taken from — same events, same values, same final state — and must keep
-// the canonical thread ids it learned after the snapshot.
+// replaying a prefix (core/explore/unfolding/DESIGN.md, "Replay"): an executor restored from a snapshot must
+// go on exactly as the executor the snapshot was taken from — same events, same values, same final state —
+// and must keep the canonical thread ids it learned after the snapshot.
 #include <algorithm>
 
 #include <gtest/gtest.h>
@@ -24,8 +24,8 @@ std::shared_ptr<const skein::program::Program> lower(const std::string& src) {
     return p ? p->program : nullptr;
 }
 
-// Runs to the end with a fixed rule (the lowest enabled thread, choice 0 — or the `pick`-th enabled thread at the
-// first choice point), recording the executed events as (thread, kind, address, value).
+// Runs to the end with a fixed rule (the lowest enabled thread, choice 0 — or the `pick`-th enabled thread at
+// the first choice point), recording the executed events as (thread, kind, address, value).
 struct Step {
     uint32_t tid;
     int kind;
@@ -73,8 +73,8 @@ const char* kProgram = R"(
     })";
 
 TEST(ExecutorSnapshot, RestoredExecutorGoesOnLikeTheOriginal) {
-    // As the explorer uses it: one executor steps; snapshots are its clones, restored into it (or refreshed from
-    // it). Canonical ids are learned along that one lineage (copyStateFrom's precondition).
+    // As the explorer uses it: one executor steps; snapshots are its clones, restored into it (or refreshed
+    // from it). Canonical ids are learned along that one lineage (copyStateFrom's precondition).
     auto prog = lower(kProgram);
     ASSERT_TRUE(prog);
     for (size_t cut = 0; cut < 12; ++cut)
@@ -125,11 +125,12 @@ TEST(ExecutorSnapshot, CanonicalThreadIdsLearnedAfterTheSnapshotAreKept) {
     // Main creates b's thread first this time: ids are assigned in creation order of (parent, k) pairs.
     runToEnd(ex, 1);
     const size_t threads = ex.numThreads();
-    ASSERT_GE(threads, 5u); // main, two children, two grandchildren
+    ASSERT_GE(threads, 5u);                             // main, two children, two grandchildren
     std::vector<std::pair<uint32_t, uint64_t>> creates; // (creator, created id) as first seen
     for (const auto& e : ex.trace())
         if (e.kind == skein::model::EventKind::ThreadCreate) creates.push_back({e.tid, e.value});
-    // Restoring the initial snapshot must not forget the ids: a second run names every thread as the first did.
+    // Restoring the initial snapshot must not forget the ids: a second run names every thread as the first
+    // did.
     ex.copyStateFrom(*initial);
     runToEnd(ex, 2);
     std::vector<std::pair<uint32_t, uint64_t>> again;
