@@ -387,4 +387,72 @@ bool respects(const Apo& a, const Linearisation& lin) {
     return true;
 }
 
+std::optional<Linearisation> insertInto(const Apo& a, const Linearisation& base, uint32_t t, uint32_t k,
+                                        uint32_t maxTries) {
+    const uint32_t nt = uint32_t(a.threads.size());
+    const auto& evs = a.threads[t];
+    if (k == 0 || k > evs.size() || base.size() + k != a.size()) return std::nullopt;
+    const uint32_t len = uint32_t(evs.size()) - k; // t's events in base
+    const SymEvent& first = evs[len];
+    // Where the block may go: after t's earlier events, where its first event observes its value.
+    size_t from = 0;
+    for (size_t i = 0; i < base.size(); ++i)
+        if (base[i] == t) from = i + 1;
+    std::vector<uint32_t> pos(nt, 0);
+    std::vector<uint64_t> mem = a.init;
+    std::vector<uint32_t> places;
+    for (size_t p = 0;; ++p) {
+        if (p >= from && first.enabledOn(mem)) places.push_back(uint32_t(p));
+        if (p == base.size()) break;
+        const uint32_t u = base[p];
+        if (u >= nt || pos[u] >= a.threads[u].size() || (u == t && pos[u] >= len)) return std::nullopt;
+        const SymEvent& e = a.threads[u][pos[u]++];
+        if (!e.enabledOn(mem)) return std::nullopt; // (base is a replayed witness: its values hold)
+        e.applyTo(mem);
+    }
+    if (places.size() > maxTries) places.erase(places.begin(), places.end() - maxTries);
+    // The states at the places tried (a second pass; at most maxTries copies).
+    std::vector<std::pair<std::vector<uint32_t>, std::vector<uint64_t>>> states;
+    std::fill(pos.begin(), pos.end(), 0);
+    mem = a.init;
+    for (size_t p = 0, j = 0; j < places.size(); ++p) {
+        if (p == places[j]) {
+            states.emplace_back(pos, mem);
+            ++j;
+        }
+        if (p == base.size()) break;
+        const uint32_t u = base[p];
+        a.threads[u][pos[u]++].applyTo(mem);
+    }
+    // base respects a's events but t's block (a parent's witness): inserted at p, the block must be able to run
+    // there (canStep: values, its creator, sections, a join), must not leave an atomic section open before other
+    // threads' events, and every later event must still observe its value. Nothing else changes for them: t has no
+    // event after p, t is not finished (no join of it passes), and a section another thread is in at p makes the
+    // block's first canStep fail.
+    for (size_t j = places.size(); j-- > 0;) {
+        const uint32_t p = places[j];
+        auto& [ps, ms] = states[j];
+        bool ok = true;
+        for (uint32_t i = 0; i < k && ok; ++i) {
+            if (!canStep(a, nullptr, ps, ms, t)) ok = false;
+            else a.threads[t][ps[t]++].applyTo(ms);
+        }
+        if (!ok || (p < base.size() && exclusiveThread(a, ps) == t)) continue;
+        for (size_t i = p; i < base.size() && ok; ++i) {
+            const uint32_t u = base[i];
+            const SymEvent& e = a.threads[u][ps[u]++];
+            if (!e.enabledOn(ms)) ok = false;
+            else e.applyTo(ms);
+        }
+        if (!ok) continue;
+        Linearisation lin;
+        lin.reserve(base.size() + k);
+        lin.assign(base.begin(), base.begin() + p);
+        lin.insert(lin.end(), k, t);
+        lin.insert(lin.end(), base.begin() + p, base.end());
+        return lin;
+    }
+    return std::nullopt;
+}
+
 } // namespace skein::explore::vhb

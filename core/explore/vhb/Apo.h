@@ -182,4 +182,12 @@ std::optional<Linearisation> realize(const Apo& a, const Order& q, SearchLimits*
 // Does the linearisation respect the values every read must observe (and the sections, creates and joins)?
 bool respects(const Apo& a, const Linearisation& lin);
 
+// A cheap witness before Closure and Realize (DESIGN.md "Where time goes"): `base` linearises all of a's events
+// but the last `k` of thread t (a parent node's witness); each place after t's earlier events where the first of
+// the k may run is tried, from the end backwards (at most `maxTries` of them), with the k inserted there as one
+// block, and the first linearisation that respects `a` is returned. Nothing: none of those did (the extension may
+// still be realisable — ask Closure and Realize).
+std::optional<Linearisation> insertInto(const Apo& a, const Linearisation& base, uint32_t t, uint32_t k,
+                                        uint32_t maxTries);
+
 } // namespace skein::explore::vhb

@@ -49,19 +49,20 @@ std::optional<std::vector<report::Decision>> VhbExplorer::realizeChild(const Nod
     realizeMs_ += msSince(t0);
     if (!lin) {
         ++realizeInfeasible_; // Closure did not see it: the search did, exhaustively
+        if (kTrace) std::fprintf(stderr, "  realize: infeasible after %llu states\n", (unsigned long long)limits.states);
         return std::nullopt;
     }
     return toSchedule(child, *lin);
 }
 
-void VhbExplorer::visit(const Work& w) {
+void VhbExplorer::visit(Work& w) {
     const std::vector<report::Decision>& schedule = w.schedule;
     report::Stats& st = result_.stats;
     if (w.paper && w.paper->maximalSibling && *w.paper->maximalSibling) { // App. D optimisation 2
         ++siblingsSkipped_;
         return;
     }
-    if (!replay(schedule)) {
+    if (!(w.from ? resume(w) : replay(schedule))) {
         setLimit("internal: a realisation did not replay in the executor");
         return;
     }
@@ -73,23 +74,23 @@ void VhbExplorer::visit(const Work& w) {
     // (a use after free) adds no event, only that. The values mode merges nodes of equal events and values; the
     // paper mode's CHB maps make its nodes pairwise inequivalent (Lemma C.3), so it keeps none.
     uint64_t nodeHash = hashOf(node);
-    for (ThreadId t = 0; t < ex_.numThreads(); ++t)
-        if (ex_.thread(t).state == exec::ThreadState::Stopped) nodeHash = mix(nodeHash, 0x570990000ull + t);
+    for (ThreadId t = 0; t < ex_->numThreads(); ++t)
+        if (ex_->thread(t).state == exec::ThreadState::Stopped) nodeHash = mix(nodeHash, 0x570990000ull + t);
     if (!opts_.vhbPaper && !visited_.insert(nodeHash).second) {
         ++revisits_;
         return;
     }
     if (kTrace) {
         std::fprintf(stderr, "node:");
-        for (const Event& e : ex_.trace())
+        for (const Event& e : ex_->trace())
             std::fprintf(stderr, " t%u:%s@%llx=%llu", e.tid, std::string(model::eventKindName(e.kind)).c_str(),
                          (unsigned long long)(e.addr & 0xffff), (unsigned long long)e.value);
         std::fprintf(stderr, "\n");
     }
-    st.events += ex_.trace().size();
-    runs_.noteRun(ex_, result_);
-    if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, ex_, schedule_)) stop_ = true;
-    const ExecStatus status = ex_.status();
+    st.events += ex_->trace().size();
+    runs_.noteRun(*ex_, result_);
+    if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, *ex_, schedule_)) stop_ = true;
+    const ExecStatus status = ex_->status();
     const Extended x = opts_.vhbPaper ? extendPaper(w, node) : extendValues(node);
     if (limit_) return;
     if (x.children) ++nonMaximal_;
@@ -98,7 +99,13 @@ void VhbExplorer::visit(const Work& w) {
 
 VhbExplorer::Extended VhbExplorer::extendValues(const Node& node) {
     size_t children = 0;
-    for (ThreadId t = 0; t < ex_.numThreads() && !limit_; ++t)
+    // The node's witness, as replayed and write-extended: a child's witness is most often this one with the new
+    // events inserted somewhere (insertInto), found without Closure and Realize.
+    Linearisation witness;
+    witness.reserve(ex_->trace().size());
+    for (const Event& e : ex_->trace()) witness.push_back(e.tid);
+    std::shared_ptr<Snapshot> snap; // made for the first child that appends to the witness
+    for (ThreadId t = 0; t < ex_->numThreads() && !limit_; ++t)
         for (const Ext& ext : candidates(node, t)) {
             Node child = node;
             // Keys (and initial values) the candidates met for the first time.
@@ -118,8 +125,25 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Node& node) {
                 std::fprintf(stderr, "  extend t%u by %zu events, first op%d key%u rval%llu wval%llu\n", t,
                              ext.evs.size(), int(ext.evs[0].op), ext.evs[0].key, (unsigned long long)ext.evs[0].rval,
                              (unsigned long long)ext.evs[0].wval);
-            if (auto s = realizeChild(child)) {
-                work_.push_back({std::move(*s), nullptr});
+            std::optional<std::vector<report::Decision>> s;
+            bool appends = false;
+            if (auto lin = insertInto(child.apo, witness, t, uint32_t(ext.evs.size()), kInsertTries)) {
+                ++witnessInserted_;
+                appends = std::equal(witness.begin(), witness.end(), lin->begin());
+                s = toSchedule(child, *lin);
+            } else {
+                s = realizeChild(child);
+            }
+            if (s) {
+                // The witness's decisions are the schedule's prefix when the child appends to it (toSchedule
+                // recomputes a signal's choice along the linearisation, the same on the same prefix).
+                if (appends && (s->size() < schedule_.size() || !std::equal(schedule_.begin(), schedule_.end(), s->begin(),
+                                           [](const report::Decision& x, const report::Decision& y) {
+                                               return x.thread == y.thread && x.choice == y.choice;
+                                           })))
+                    appends = false;
+                if (appends && !snap) snap = snapshot();
+                work_.push_back({std::move(*s), nullptr, appends ? snap : nullptr});
                 it->second = true;
                 ++children;
             } else {
@@ -144,7 +168,7 @@ VhbExplorer::Extended VhbExplorer::extendPaper(const Work& w, const Node& node) 
             if (e.op == Op::Multi || e.accs)
                 setLimit("multi-word, sub-word or library (memcpy, strcmp, ...) accesses: the paper's events "
                          "access one location");
-        if (ex_.inAtomicSection(t)) setLimit("SV-COMP atomic sections");
+        if (ex_->inAtomicSection(t)) setLimit("SV-COMP atomic sections");
         const auto& mine = t < parent.apo.events.threads.size() ? parent.apo.events.threads[t] : std::vector<SymEvent>{};
         if (node.apo.threads[t].size() < mine.size()) setLimit("internal: a paper witness lost events in replay");
     }
@@ -188,7 +212,7 @@ VhbExplorer::Extended VhbExplorer::extendPaper(const Work& w, const Node& node) 
 void VhbExplorer::maximal(const Node& node, ExecStatus status, uint64_t classes) {
     report::Stats& st = result_.stats;
     if (kTrace) std::fprintf(stderr, "  maximal, status %d\n", int(status));
-    if (runs_.count(ex_, st)) stop_ = true;
+    if (runs_.count(*ex_, st)) stop_ = true;
     // Classes: complete executions, errors and deadlocks (what dfs counts as Mazurkiewicz traces).
     if (status == ExecStatus::Finished || status == ExecStatus::Error || status == ExecStatus::Running)
         classes_ += classes;
@@ -197,7 +221,7 @@ void VhbExplorer::maximal(const Node& node, ExecStatus status, uint64_t classes)
     if (opts_.vhbPaper && !maximalSeen_.insert(hashOf(node)).second) return;
     if (status == ExecStatus::Finished) {
         if (opts_.vhbFinalStates) monitorFinalStates(node);
-        else finals_.insert(ex_.finalStateHash());
+        else finals_.insert(ex_->finalStateHash());
     }
     // Races are searched in maximal nodes only: a racing prefix of any execution τ is a prefix of a
     // linearisation of τ's class, whose maximal node has τ's events and values (DESIGN.md "Data races").
@@ -222,6 +246,8 @@ void VhbExplorer::finishStats() {
     st.extra["realize_infeasible"] = double(realizeInfeasible_);
     st.extra["race_ms"] = raceMs_;
     st.extra["race_states"] = double(raceStates_);
+    st.extra["witness_inserted"] = double(witnessInserted_);
+    st.extra["resumed"] = double(resumed_);
     if (opts_.vhbPaper) { // the paper mode's Closure is PaperApo's (the values mode's counters stay 0 there)
         const paper::Counters& c = paperCounters_;
         st.extra["paper"] = 1;
@@ -247,7 +273,7 @@ report::CheckResult VhbExplorer::run() {
         work_.pop_back();
         visit(w);
         if (limit_) break;
-        finishStats();
+        if (obs_) finishStats(); // for the progress reports (run() ends with it)
         if (clock_.afterExecution(result_, obs_)) stop_ = true;
     }
     if (stop_ && (errors_.limitReached() || opts_.stopOnFirstError)) result_.stoppedEarly = true;

@@ -61,7 +61,7 @@ std::vector<VhbExplorer::WordUse> VhbExplorer::readWords(const Event& e) const {
                 // write, and reading them would make a plain write read-like for nothing.
                 uint64_t other = 0;
                 for (uint64_t b = 0; b < kW; ++b)
-                    if (!((own >> (8 * b)) & 0xff) && ex_.peek(w + b, 1)) other |= uint64_t(0xff) << (8 * b);
+                    if (!((own >> (8 * b)) & 0xff) && ex_->peek(w + b, 1)) other |= uint64_t(0xff) << (8 * b);
                 if (other) m[w] |= other;
             }
     std::vector<WordUse> out;
@@ -105,21 +105,21 @@ SymEvent VhbExplorer::multiEvent(const Event& e, const SymEvent& base, const Sha
 // the end of their objects (all the bytes it could read), and the event is rebuilt from what it did.
 std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, const SymEvent& base) {
     std::vector<SymEvent> out;
-    const Event p = ex_.thread(t).pending;
+    const Event p = ex_->thread(t).pending;
     std::map<uint64_t, uint64_t> m;
     for (const WordUse& w : readWords(p)) m[w.word] |= w.mask;
     if (p.builtin && p.kind != EventKind::Write) // a string function: it may read on to its object's end
         for (int k = 0; k < 2; ++k) {
             auto [lo, hi] = p.readRange(k);
             if (lo >= hi) continue;
-            for (uint64_t b = hi; b < hi + 64 && ex_.peek(b, 1); ++b) m[wordOf(b)] |= bitsOf(wordOf(b), b, b + 1);
+            for (uint64_t b = hi; b < hi + 64 && ex_->peek(b, 1); ++b) m[wordOf(b)] |= bitsOf(wordOf(b), b, b + 1);
         }
     std::vector<WordUse> words;
     std::vector<std::vector<uint64_t>> vals;
     size_t combos = 1;
     for (auto [w, mask] : m) {
         uint32_t k = key(kMemory, w, 0);
-        if (!init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(ex_, w);
+        if (!init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(*ex_, w);
         std::set<uint64_t> vs;
         for (uint64_t v : valuesOf(n, k, {})) vs.insert(v & mask);
         words.push_back({w, mask});
@@ -141,14 +141,14 @@ std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, co
             for (uint64_t b = 0; b < kW; ++b)
                 if ((words[i].mask >> (8 * b)) & 0xff) bytes.push_back({words[i].word + b, uint8_t(v >> (8 * b))});
         }
-        if (auto c = ex_.forceStepBytes(t, bytes); c && c->trace().size() > ex_.trace().size()) {
+        if (auto c = ex_->forceStepBytes(t, bytes); c && c->trace().size() > ex_->trace().size()) {
             const Event& e2 = c->trace().back();
             if (auto s2 = symbolic(e2); s2 && !limit_) {
                 Shadow sh;
                 sh.words = readWords(e2);
                 for (const WordUse& w : sh.words) {
                     auto it = value.find(w.word);
-                    sh.read.push_back(it != value.end() ? it->second : peekWord(ex_, w.word));
+                    sh.read.push_back(it != value.end() ? it->second : peekWord(*ex_, w.word));
                 }
                 for (uint64_t w : writtenWords(e2)) sh.written.push_back(peekWord(*c, w));
                 SymEvent s = multiEvent(e2, *s2, sh);
@@ -171,13 +171,13 @@ std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, co
 // The initial value of a location is what it holds before its first write of an execution (the paper's
 // initial event, Sec. 2): learnt from the executor on the way.
 void VhbExplorer::learnInit(ThreadId t, bool stepping) {
-    const Event& p = ex_.thread(t).pending;
+    const Event& p = ex_->thread(t).pending;
     if (isMulti(p)) { // every word it touches
         for (const WordUse& w : readWords(p))
-            if (uint32_t k = key(kMemory, w.word, 0); !init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(ex_, w.word);
+            if (uint32_t k = key(kMemory, w.word, 0); !init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(*ex_, w.word);
         for (uint64_t w : writtenWords(p)) {
             uint32_t k = key(kMemory, w, 0);
-            if (!init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(ex_, w);
+            if (!init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(*ex_, w);
             if (stepping) writtenThisRun_.insert(k);
         }
         return;
@@ -185,57 +185,98 @@ void VhbExplorer::learnInit(ThreadId t, bool stepping) {
     if (!p.isMemory() || p.kind == EventKind::Free) return;
     uint32_t k = key(kMemory, p.addr, p.size);
     if (!init_[k] && !writtenThisRun_.count(k))
-        if (auto v = ex_.peek(p.addr, p.size)) init_[k] = mask(*v, p.size);
+        if (auto v = ex_->peek(p.addr, p.size)) init_[k] = mask(*v, p.size);
     if (stepping && p.writes()) writtenThisRun_.insert(k);
 }
 
 void VhbExplorer::stepExec(ThreadId t, uint32_t choice) {
     learnInit(t);
     if (sectionOf_.size() <= t) sectionOf_.resize(t + 1);
-    sectionOf_[t].push_back(ex_.atomicSectionId(t));
+    sectionOf_[t].push_back(ex_->atomicSectionId(t));
     // The shadow of a multi-word event: the words it reads before it runs, those it writes after.
-    const Event p = ex_.thread(t).pending;
-    const size_t before = ex_.trace().size();
+    const Event p = ex_->thread(t).pending;
+    const size_t before = ex_->trace().size();
     Shadow sh;
     const bool multi = isMulti(p);
     if (multi) {
         sh.words = readWords(p);
-        for (const WordUse& w : sh.words) sh.read.push_back(peekWord(ex_, w.word));
+        for (const WordUse& w : sh.words) sh.read.push_back(peekWord(*ex_, w.word));
     }
-    ex_.step(t, choice);
-    shadow_.resize(ex_.trace().size());
-    if (multi && ex_.trace().size() == before + 1) {
-        for (uint64_t w : writtenWords(ex_.trace().back())) sh.written.push_back(peekWord(ex_, w));
+    ex_->step(t, choice);
+    shadow_.resize(ex_->trace().size());
+    if (multi && ex_->trace().size() == before + 1) {
+        for (uint64_t w : writtenWords(ex_->trace().back())) sh.written.push_back(peekWord(*ex_, w));
         shadow_[before] = std::move(sh);
     }
 }
 
 bool VhbExplorer::replay(const std::vector<report::Decision>& schedule) {
-    ex_.reset();
+    ex_->reset();
     writtenThisRun_.clear();
     sectionOf_.clear();
     shadow_.clear();
     for (const report::Decision& d : schedule) {
-        if (d.thread >= ex_.numThreads() || !ex_.enabled(d.thread)) return false;
+        if (d.thread >= ex_->numThreads() || !ex_->enabled(d.thread)) return false;
         stepExec(d.thread, d.choice);
     }
     schedule_ = schedule;
     return true;
 }
 
+// The executor is deterministic (ARCHITECTURE.md): stepping a copy of the parent's state through the child's
+// last decisions gives the state a replay of the whole schedule would.
+bool VhbExplorer::resume(Work& w) {
+    Snapshot& s = *w.from;
+    if (w.from.use_count() == 1) { // the last child to resume it: take it over
+        auto ex = std::move(s.ex);
+        ex->adoptThreadIds(*ex_); // ids learnt since the copy was made (Executor::adoptThreadIds)
+        ex_ = std::move(ex);
+        writtenThisRun_ = std::move(s.writtenThisRun);
+        sectionOf_ = std::move(s.sectionOf);
+        shadow_ = std::move(s.shadow);
+    } else {
+        auto ex = s.ex->clone();
+        ex->adoptThreadIds(*ex_);
+        ex_ = std::move(ex);
+        writtenThisRun_ = s.writtenThisRun;
+        sectionOf_ = s.sectionOf;
+        shadow_ = s.shadow;
+    }
+    const size_t from = s.steps;
+    w.from.reset();
+    for (size_t i = from; i < w.schedule.size(); ++i) {
+        const report::Decision& d = w.schedule[i];
+        if (d.thread >= ex_->numThreads() || !ex_->enabled(d.thread)) return false;
+        stepExec(d.thread, d.choice);
+    }
+    schedule_ = w.schedule;
+    ++resumed_;
+    return true;
+}
+
+std::shared_ptr<VhbExplorer::Snapshot> VhbExplorer::snapshot() const {
+    auto s = std::make_shared<Snapshot>();
+    s->ex = ex_->clone();
+    s->writtenThisRun = writtenThisRun_;
+    s->sectionOf = sectionOf_;
+    s->shadow = shadow_;
+    s->steps = schedule_.size();
+    return s;
+}
+
 // WExtend (Alg. 5 line 2): run every thread through its write-like events (writes, unlocks, creates, ...) up to
 // its next read-like one. They observe nothing, so appending them keeps the node realisable.
 void VhbExplorer::writeExtend() {
-    for (bool progress = true; progress && ex_.status() == ExecStatus::Running && !limit_;) {
+    for (bool progress = true; progress && ex_->status() == ExecStatus::Running && !limit_;) {
         progress = false;
-        for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
+        for (ThreadId t = 0; t < ex_->numThreads(); ++t) {
             // An atomic section is one extension (sectionCandidates), never written out piecemeal.
-            if (!ex_.enabled(t) || ex_.inAtomicSection(t)) continue;
-            const exec::ThreadView& v = ex_.thread(t);
+            if (!ex_->enabled(t) || ex_->inAtomicSection(t)) continue;
+            const exec::ThreadView& v = ex_->thread(t);
             switch (v.pending.kind) {
             case EventKind::Write:
                 // An access of a heap object observes that it is alive (DESIGN.md "free"): read-like.
-                if (!opts_.vhbPaper && ex_.isHeapAddress(v.pending.addr)) continue;
+                if (!opts_.vhbPaper && ex_->isHeapAddress(v.pending.addr)) continue;
                 // A sub-word write reads the other bytes of its words: read-like.
                 if (isMulti(v.pending) && !readWords(v.pending).empty()) continue;
                 break;
@@ -260,7 +301,7 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     auto memory = [&]() -> bool {
         s.key = key(kMemory, e.addr, e.size);
         // It also observes that its object is alive (DESIGN.md "free"); the paper mode refuses free() instead.
-        if (!opts_.vhbPaper && ex_.isHeapAddress(e.addr)) {
+        if (!opts_.vhbPaper && ex_->isHeapAddress(e.addr)) {
             s.acc2 = Acc2::Read;
             s.key2 = key(kAlive, program::pointerObject(e.addr), 0);
             s.val2 = 0;
@@ -392,14 +433,14 @@ void VhbExplorer::addGuard(SymEvent& s, const std::vector<SymEvent>& before, Thr
 
 Node VhbExplorer::build() {
     Node n;
-    size_t nt = ex_.numThreads();
+    size_t nt = ex_->numThreads();
     n.apo.threads.resize(nt);
     n.choices.resize(nt);
     for (const report::Decision& d : schedule_) n.choices[d.thread].push_back(d.choice);
     std::map<uint32_t, uint64_t> waiters; // per condition variable, along the execution
     std::set<uint32_t> freed;             // heap objects (kAlive keys) freed so far: an access after it observes it
-    for (size_t ti = 0; ti < ex_.trace().size(); ++ti) {
-        const Event& e = ex_.trace()[ti];
+    for (size_t ti = 0; ti < ex_->trace().size(); ++ti) {
+        const Event& e = ex_->trace()[ti];
         auto s = symbolic(e);
         auto& th = n.apo.threads[e.tid];
         SymEvent sym = s.value_or(SymEvent{});
@@ -423,8 +464,8 @@ Node VhbExplorer::build() {
     n.apo.openSection.assign(nt, false);
     for (ThreadId t = 0; t < nt; ++t) {
         const auto& th = n.apo.threads[t];
-        n.apo.finished[t] = ex_.thread(t).state == exec::ThreadState::Finished;
-        n.apo.openSection[t] = !th.empty() && th.back().section && ex_.atomicSectionId(t) == th.back().section;
+        n.apo.finished[t] = ex_->thread(t).state == exec::ThreadState::Finished;
+        n.apo.openSection[t] = !th.empty() && th.back().section && ex_->atomicSectionId(t) == th.back().section;
     }
     n.apo.init.resize(init_.size());
     for (size_t k = 0; k < init_.size(); ++k) n.apo.init[k] = init_[k].value_or(0);
@@ -469,13 +510,13 @@ std::set<uint64_t> VhbExplorer::valuesOf(const Node& n, uint32_t key, const std:
 
 std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t) {
     std::vector<Ext> out;
-    const exec::ThreadView& v = ex_.thread(t);
+    const exec::ThreadView& v = ex_->thread(t);
     if (v.state == exec::ThreadState::Finished || v.state == exec::ThreadState::Stopped) return out;
     const Event& p = v.pending;
     if (kTrace)
         std::fprintf(stderr, "  thread %u state %d pending %s\n", t, int(v.state),
                      std::string(model::eventKindName(p.kind)).c_str());
-    if (ex_.inAtomicSection(t)) return sectionCandidates(n, t);
+    if (ex_->inAtomicSection(t)) return sectionCandidates(n, t);
     auto single = [&](SymEvent e, uint32_t choice) { out.push_back({{e}, {choice}, false}); };
     if (p.kind == EventKind::Nondet) {
         for (uint32_t c = 0; c < v.choices; ++c) single(SymEvent{}, c);
@@ -525,6 +566,10 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
         single({Op::Read, base->key, 1, 0}, 0);
         return out;
     }
+    // A join of a thread that has not finished after its events in the node: no linearisation of the child has
+    // it (canStep needs the joined thread finished), so no Closure and no exhaustive Realize is spent on it —
+    // these were most of the infeasible extensions on programs whose main joins its threads.
+    if (base->op == Op::Join && (base->other >= n.apo.finished.size() || !n.apo.finished[base->other])) return out;
     if (p.kind != EventKind::Read && p.kind != EventKind::Rmw) {
         single(*base, 0);
         return out;
@@ -534,7 +579,7 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
         s.rval = val;
         if (p.kind == EventKind::Rmw) {
             // What it writes depends on what it reads: ask the executor (on a copy).
-            auto e = ex_.probe(t, val);
+            auto e = ex_->probe(t, val);
             if (!e) continue;
             s.wval = mask(e->value2, p.size);
             s.rmwWrites = e->rmwWrote;
@@ -622,7 +667,7 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             out.push_back(e);
         }
     };
-    expand(ex_);
+    expand(*ex_);
     return out;
 }
 

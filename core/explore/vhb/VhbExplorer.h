@@ -46,7 +46,8 @@ struct Node {
 class VhbExplorer {
 public:
     VhbExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs)
-        : opts_(o), obs_(obs), clock_(o), errors_(o, obs), ex_(p, o.exec), paper_(o.vhbRoot.value_or(1), paperCounters_) {}
+        : opts_(o), obs_(obs), clock_(o), errors_(o, obs), ex_(std::make_unique<exec::Executor>(p, o.exec)),
+          paper_(o.vhbRoot.value_or(1), paperCounters_) {}
     report::CheckResult run();
 
 private:
@@ -55,7 +56,8 @@ private:
     report::CheckResult result_;
     RunClock clock_;
     ErrorCollector errors_;
-    exec::Executor ex_;
+    // The executor of the current node. A pointer: a node's children may resume a copy of it (Snapshot).
+    std::unique_ptr<exec::Executor> ex_;
     RaceDetector races_;
     // Locations: dense keys for memory words (by address, one access size each), mutexes, condition variables
     // (their waiters, as a bit set) and heap objects (alive or freed).
@@ -67,11 +69,6 @@ private:
     std::set<uint32_t> writtenThisRun_;
     std::unordered_set<uint64_t> visited_, finals_;
     std::unordered_map<uint64_t, bool> attempted_; // extension → realisable (decided once)
-    struct Work {
-        std::vector<report::Decision> schedule;
-        std::shared_ptr<const paper::Node> paper; // --vhb-equivalence=paper: the node's two-sided APO and CHB map
-    };
-    std::vector<Work> work_;
     std::set<ErrorKey> racesFound_;
     std::vector<report::Decision> schedule_;
     std::optional<std::string> limit_;
@@ -83,6 +80,9 @@ private:
              searchStates_ = 0, revisits_ = 0, orderings_ = 0, monitorStates_ = 0;
     double closureMs_ = 0, realizeMs_ = 0, monitorMs_ = 0, raceMs_ = 0;
     uint64_t realizeInfeasible_ = 0, raceStates_ = 0;
+    uint64_t witnessInserted_ = 0; // children whose witness insertInto found (no Closure, no Realize)
+    uint64_t resumed_ = 0;         // nodes whose state was a snapshot of their parent's, stepped (no replay)
+    static constexpr uint32_t kInsertTries = 4;
 
     void setLimit(std::string why) {
         if (!limit_) limit_ = std::move(why);
@@ -104,10 +104,29 @@ private:
         std::vector<uint64_t> read, written; // in the order of words / writtenWords
     };
     std::vector<Shadow> shadow_;
+    // A visited node's state after its replay and WExtend — the executor and the replay's bookkeeping — kept for
+    // its children whose witness is the node's followed by their new events (insertInto at the end): they step
+    // it instead of replaying from the initial state (DESIGN.md "Where time goes"). Shared by those children;
+    // the last one to be visited takes it over instead of copying it.
+    struct Snapshot {
+        std::unique_ptr<exec::Executor> ex;
+        std::set<uint32_t> writtenThisRun;
+        std::vector<std::vector<uint32_t>> sectionOf;
+        std::vector<Shadow> shadow;
+        size_t steps = 0; // decisions of the schedule it has taken (its node's witness, write-extended)
+    };
+    struct Work {
+        std::vector<report::Decision> schedule;
+        std::shared_ptr<const paper::Node> paper; // --vhb-equivalence=paper: the node's two-sided APO and CHB map
+        std::shared_ptr<Snapshot> from;           // the parent's state, whose steps are schedule's prefix
+    };
+    std::vector<Work> work_;
     SymEvent multiEvent(const Event& e, const SymEvent& base, const Shadow& vals);
     std::vector<SymEvent> multiCandidates(const Node& n, ThreadId t, const SymEvent& base);
     void learnInit(ThreadId t, bool stepping = true);
     bool replay(const std::vector<report::Decision>& schedule);
+    bool resume(Work& w); // w.from's state, then the rest of w.schedule
+    std::shared_ptr<Snapshot> snapshot() const;
     void writeExtend();
     std::optional<SymEvent> symbolic(const Event& e);
     void condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId woken) const;
@@ -126,7 +145,7 @@ private:
     std::set<uint64_t> valuesOf(const Node& n, uint32_t key, const std::vector<SymEvent>& more) const;
     void stepExec(ThreadId t, uint32_t choice);
     std::vector<std::vector<uint32_t>> sectionOf_; // per thread, per event of the executor's trace: its section
-    void visit(const Work& w);
+    void visit(Work& w);
     // The two modes' extensions of a visited node (the witness replayed and write-extended, `node` built): the
     // values mode's (below) and the paper's (PaperVhb). Each pushes its children onto work_ and returns how many
     // children and how many classes (maximal traces) the node stands for.
