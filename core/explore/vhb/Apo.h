@@ -114,6 +114,10 @@ struct Apo {
 class Order {
 public:
     explicit Order(const Apo& a);
+    // p (an order over the first len[t] events of each thread t of a) over all of a's events, the others
+    // ordered with nothing yet.
+    static Order extend(const Order& p, const Apo& a, const std::vector<uint32_t>& len);
+    size_t threads() const { return nthreads_; }
     uint32_t id(uint32_t t, uint32_t i) const { return offset_[t] + i; }
     uint32_t threadOf(uint32_t e) const;
     size_t size() const { return n_; }
@@ -122,6 +126,13 @@ public:
     const uint64_t* after(uint32_t a) const { return rows_.data() + size_t(a) * words_; }
     const uint64_t* beforeOf(uint32_t b) const { return cols_.data() + size_t(b) * words_; }
     size_t words() const { return words_; }
+    // Nothing follows a.
+    bool last(uint32_t a) const {
+        const uint64_t* r = after(a);
+        for (size_t k = 0; k < words_; ++k)
+            if (r[k]) return false;
+        return true;
+    }
     // Inserts a → b and closes transitively. False when it makes a cycle (b is already before a).
     bool insert(uint32_t a, uint32_t b);
     // For the search: the number of events of thread u that must precede e (from Q).
@@ -130,6 +141,7 @@ public:
     uint64_t inserted = 0; // orderings the closure added (beyond program order, create and join)
 
 private:
+    Order() = default;
     size_t n_ = 0, words_ = 0, nthreads_ = 0;
     std::vector<uint32_t> offset_;
     std::vector<uint64_t> rows_; // row a (words_ words from a * words_), bit b: a < b
@@ -144,6 +156,16 @@ private:
 // (a, program order + create/join), or nullopt (⊥) when some read can observe none of its good writes in any
 // linearisation. Only adds orderings that hold in every linearisation respecting the good writes.
 std::optional<Order> closure(const Apo& a);
+// The same for a = (the APO `parent` closes: the first len[t] events of each thread t, initial values `init`)
+// plus events at the ends of threads, starting from `parent` (DESIGN.md "Closure from the parent's"); falls back
+// to closure(a) when that is not known to be sound (a new write an old read may observe without being ordered
+// before it, a new create, a changed initial value). Equal answers to closure(a) are not promised: each ordering
+// either adds holds in every respecting linearisation, and Realize decides exactly.
+// With `unsupported`: instead of falling back, sets it and returns nothing.
+std::optional<Order> closureExtending(const Apo& a, const Order& parent, const std::vector<uint32_t>& len,
+                                      const std::vector<uint64_t>& init, bool* unsupported = nullptr);
+// closureExtending for one new event, the last of thread t.
+std::optional<Order> closureAfter(const Apo& a, const Order& parent, uint32_t t);
 
 // A linearisation as the sequence of threads that take a step.
 using Linearisation = std::vector<uint32_t>;

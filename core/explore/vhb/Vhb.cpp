@@ -33,10 +33,11 @@ std::vector<report::Decision> VhbExplorer::toSchedule(const Node& n, const Linea
     return out;
 }
 
-std::optional<std::vector<report::Decision>> VhbExplorer::realizeChild(const Node& child) {
+std::optional<std::vector<report::Decision>> VhbExplorer::realizeChild(const Node& child, const Order* parent,
+                                                                       ThreadId t) {
     auto t0 = Clock::now();
     ++closureCalls_;
-    auto q = closure(child.apo);
+    auto q = parent ? closureAfter(child.apo, *parent, t) : closure(child.apo);
     closureMs_ += msSince(t0);
     if (!q) return std::nullopt;
     orderings_ += q->inserted;
@@ -91,13 +92,13 @@ void VhbExplorer::visit(Work& w) {
     runs_.noteRun(*ex_, result_);
     if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, *ex_, schedule_)) stop_ = true;
     const ExecStatus status = ex_->status();
-    const Extended x = opts_.vhbPaper ? extendPaper(w, node) : extendValues(node);
+    const Extended x = opts_.vhbPaper ? extendPaper(w, node) : extendValues(w, node);
     if (limit_) return;
     if (x.children) ++nonMaximal_;
     if (x.classes) maximal(node, status, x.classes);
 }
 
-VhbExplorer::Extended VhbExplorer::extendValues(const Node& node) {
+VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node) {
     size_t children = 0;
     // The node's witness, as replayed and write-extended: a child's witness is most often this one with the new
     // events inserted somewhere (insertInto), found without Closure and Realize.
@@ -105,6 +106,31 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Node& node) {
     witness.reserve(ex_->trace().size());
     for (const Event& e : ex_->trace()) witness.push_back(e.tid);
     std::shared_ptr<Snapshot> snap; // made for the first child that appends to the witness
+    // The candidates insertInto does not place go through Closure and Realize; when there are two or more, from
+    // the node's closed order (closureAfter: one Closure of the node, then each candidate's new event only;
+    // DESIGN.md "Closure from the parent's"), else from scratch (a Closure that ends in ⊥ stops early, one that
+    // closes the node does not: one candidate does not pay for it).
+    struct Pending {
+        Node child;
+        ThreadId t;
+        size_t events;
+        uint64_t hash;
+    };
+    std::vector<Pending> pending;
+    const size_t firstChild = work_.size();
+    auto push = [&](std::vector<report::Decision>&& s, bool appends, uint64_t hash) {
+        // The witness's decisions are the schedule's prefix when the child appends to it (toSchedule recomputes a
+        // signal's choice along the linearisation, the same on the same prefix).
+        auto same = [](const report::Decision& x, const report::Decision& y) {
+            return x.thread == y.thread && x.choice == y.choice;
+        };
+        if (appends && (s.size() < schedule_.size() || !std::equal(schedule_.begin(), schedule_.end(), s.begin(), same)))
+            appends = false;
+        if (appends && !snap) snap = snapshot();
+        work_.push_back({std::move(s), nullptr, appends ? snap : nullptr});
+        attempted_[hash] = true;
+        ++children;
+    };
     for (ThreadId t = 0; t < ex_->numThreads() && !limit_; ++t)
         for (const Ext& ext : candidates(node, t)) {
             Node child = node;
@@ -116,7 +142,8 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Node& node) {
             child.apo.openSection[t] = ext.open;
             child.choices[t].resize(node.apo.threads[t].size());
             child.choices[t].insert(child.choices[t].end(), ext.choices.begin(), ext.choices.end());
-            auto [it, fresh] = attempted_.try_emplace(hashOf(child), false);
+            const uint64_t hash = hashOf(child);
+            auto [it, fresh] = attempted_.try_emplace(hash, false);
             if (!fresh) {
                 children += it->second; // decided before: explored from there when realisable
                 continue;
@@ -125,31 +152,38 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Node& node) {
                 std::fprintf(stderr, "  extend t%u by %zu events, first op%d key%u rval%llu wval%llu\n", t,
                              ext.evs.size(), int(ext.evs[0].op), ext.evs[0].key, (unsigned long long)ext.evs[0].rval,
                              (unsigned long long)ext.evs[0].wval);
-            std::optional<std::vector<report::Decision>> s;
-            bool appends = false;
             if (auto lin = insertInto(child.apo, witness, t, uint32_t(ext.evs.size()), kInsertTries)) {
                 ++witnessInserted_;
-                appends = std::equal(witness.begin(), witness.end(), lin->begin());
-                s = toSchedule(child, *lin);
+                const bool appends = std::equal(witness.begin(), witness.end(), lin->begin());
+                push(toSchedule(child, *lin), appends, hash);
             } else {
-                s = realizeChild(child);
-            }
-            if (s) {
-                // The witness's decisions are the schedule's prefix when the child appends to it (toSchedule
-                // recomputes a signal's choice along the linearisation, the same on the same prefix).
-                if (appends && (s->size() < schedule_.size() || !std::equal(schedule_.begin(), schedule_.end(), s->begin(),
-                                           [](const report::Decision& x, const report::Decision& y) {
-                                               return x.thread == y.thread && x.choice == y.choice;
-                                           })))
-                    appends = false;
-                if (appends && !snap) snap = snapshot();
-                work_.push_back({std::move(*s), nullptr, appends ? snap : nullptr});
-                it->second = true;
-                ++children;
-            } else {
-                ++infeasible_;
+                pending.push_back({std::move(child), t, ext.evs.size(), hash});
             }
         }
+    // The node's closed order: from its parent's when that extends to it (closureExtending: no new write has a
+    // value an old read of another thread observes), else from scratch when two or more candidates need it.
+    // Its children may extend it in turn.
+    std::shared_ptr<Closed> closed;
+    auto close = [&](bool fromParent) {
+        auto t0 = Clock::now();
+        ++closureCalls_;
+        bool unsupported = false;
+        auto q = fromParent ? closureExtending(node.apo, w.closed->q, w.closed->len, w.closed->init, &unsupported)
+                            : closure(node.apo);
+        closureMs_ += msSince(t0);
+        if (!q) return; // unsupported (or ⊥, which cannot happen: the node is realisable)
+        closed = std::make_shared<Closed>(Closed{std::move(*q), {}, node.apo.init});
+        for (const auto& th : node.apo.threads) closed->len.push_back(uint32_t(th.size()));
+    };
+    if (incremental_ && w.closed && !pending.empty()) close(true);
+    if (incremental_ && !closed && pending.size() >= 2) close(false);
+    for (Pending& p : pending) {
+        if (limit_) break;
+        if (auto s = realizeChild(p.child, p.events == 1 && closed ? &closed->q : nullptr, p.t))
+            push(std::move(*s), false, p.hash);
+        else ++infeasible_;
+    }
+    for (size_t i = firstChild; i < work_.size(); ++i) work_[i].closed = closed;
     // A node without a realisable extension is maximal: no thread can take another event in any realisation.
     return {children, children ? 0u : 1u};
 }
@@ -248,6 +282,7 @@ void VhbExplorer::finishStats() {
     st.extra["race_states"] = double(raceStates_);
     st.extra["witness_inserted"] = double(witnessInserted_);
     st.extra["resumed"] = double(resumed_);
+
     if (opts_.vhbPaper) { // the paper mode's Closure is PaperApo's (the values mode's counters stay 0 there)
         const paper::Counters& c = paperCounters_;
         st.extra["paper"] = 1;
@@ -273,7 +308,7 @@ report::CheckResult VhbExplorer::run() {
         work_.pop_back();
         visit(w);
         if (limit_) break;
-        if (obs_) finishStats(); // for the progress reports (run() ends with it)
+        if (obs_ && (++visits_ & 255) == 0) finishStats(); // for the progress reports (run() ends with it)
         if (clock_.afterExecution(result_, obs_)) stop_ = true;
     }
     if (stop_ && (errors_.limitReached() || opts_.stopOnFirstError)) result_.stoppedEarly = true;

@@ -474,17 +474,19 @@ Node VhbExplorer::build() {
 
 uint64_t VhbExplorer::hashOf(const Node& n) {
     uint64_t h = 1469598103934665603ull;
-    for (size_t t = 0; t < n.apo.threads.size(); ++t) {
-        h = mix(h, 0xfeed0000 + t);
-        for (size_t i = 0; i < n.apo.threads[t].size(); ++i) {
-            const SymEvent& e = n.apo.threads[t][i];
-            h = mix(mix(mix(mix(mix(h, uint64_t(e.op)), e.key), e.rval), e.wval), e.other);
-            if (e.acc2 != Acc2::None) h = mix(mix(mix(h, uint64_t(e.acc2)), e.key2), e.val2);
-            if (e.accs)
-                for (const WordAcc& w : *e.accs) h = mix(mix(mix(mix(h, w.key), w.write), w.val), w.mask);
-            if (e.role != Role::None) h = mix(h, 0x401e0000ull + uint64_t(e.role));
-            h = mix(h, i < n.choices[t].size() ? n.choices[t][i] : 0);
-        }
+    for (size_t t = 0; t < n.apo.threads.size(); ++t) h = threadHash(n, ThreadId(t), mix(h, 0xfeed0000 + t));
+    return h;
+}
+
+uint64_t VhbExplorer::threadHash(const Node& n, ThreadId t, uint64_t h) {
+    for (size_t i = 0; i < n.apo.threads[t].size(); ++i) {
+        const SymEvent& e = n.apo.threads[t][i];
+        h = mix(mix(mix(mix(mix(h, uint64_t(e.op)), e.key), e.rval), e.wval), e.other);
+        if (e.acc2 != Acc2::None) h = mix(mix(mix(h, uint64_t(e.acc2)), e.key2), e.val2);
+        if (e.accs)
+            for (const WordAcc& w : *e.accs) h = mix(mix(mix(mix(h, w.key), w.write), w.val), w.mask);
+        if (e.role != Role::None) h = mix(h, 0x401e0000ull + uint64_t(e.role));
+        h = mix(h, i < n.choices[t].size() ? n.choices[t][i] : 0);
     }
     return h;
 }
@@ -578,11 +580,16 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
         SymEvent s = *base;
         s.rval = val;
         if (p.kind == EventKind::Rmw) {
-            // What it writes depends on what it reads: ask the executor (on a copy).
-            auto e = ex_->probe(t, val);
-            if (!e) continue;
-            s.wval = mask(e->value2, p.size);
-            s.rmwWrites = e->rmwWrote;
+            // What it writes depends on what it reads: ask the executor (on a copy), once per thread state and
+            // value — the thread's events and their values fix its local state (Remark 1), hence the answer.
+            const uint64_t h = mix(mix(mix(threadHash(n, t), val), p.addr), 0x9e0be0000ull + t);
+            auto [it, fresh] = probes_.try_emplace(h, Probe{});
+            if (fresh) {
+                if (auto e = ex_->probe(t, val)) it->second = {mask(e->value2, p.size), e->rmwWrote, true};
+            }
+            if (!it->second.valid) continue;
+            s.wval = it->second.wval;
+            s.rmwWrites = it->second.wrote;
         }
         single(s, 0);
     }

@@ -81,6 +81,7 @@ private:
     double closureMs_ = 0, realizeMs_ = 0, monitorMs_ = 0, raceMs_ = 0;
     uint64_t realizeInfeasible_ = 0, raceStates_ = 0;
     uint64_t witnessInserted_ = 0; // children whose witness insertInto found (no Closure, no Realize)
+    uint64_t visits_ = 0;
     uint64_t resumed_ = 0;         // nodes whose state was a snapshot of their parent's, stepped (no replay)
     static constexpr uint32_t kInsertTries = 4;
 
@@ -115,10 +116,21 @@ private:
         std::vector<Shadow> shadow;
         size_t steps = 0; // decisions of the schedule it has taken (its node's witness, write-extended)
     };
+    // A node's closed order with what it was computed over (events per thread, initial values), for its
+    // children's closureExtending (DESIGN.md "Closure from the parent's").
+    struct Closed {
+        Order q;
+        std::vector<uint32_t> len;
+        std::vector<uint64_t> init;
+    };
+    // Closure from the node's (closureAfter) and the parent's (closureExtending); SKEIN_VHB_FULL_CLOSURE=1 closes every candidate from scratch (for
+    // A/B measurements: only the cost differs).
+    const bool incremental_ = std::getenv("SKEIN_VHB_FULL_CLOSURE") == nullptr;
     struct Work {
         std::vector<report::Decision> schedule;
         std::shared_ptr<const paper::Node> paper; // --vhb-equivalence=paper: the node's two-sided APO and CHB map
         std::shared_ptr<Snapshot> from;           // the parent's state, whose steps are schedule's prefix
+        std::shared_ptr<const Closed> closed;     // the parent's closed order
     };
     std::vector<Work> work_;
     SymEvent multiEvent(const Event& e, const SymEvent& base, const Shadow& vals);
@@ -134,6 +146,12 @@ private:
     void addGuard(SymEvent& s, const std::vector<SymEvent>& before, ThreadId t) const;
     Node build();
     static uint64_t hashOf(const Node& n);
+    static uint64_t threadHash(const Node& n, ThreadId t, uint64_t h = 1469598103934665603ull); // t's events
+    struct Probe {
+        uint64_t wval = 0;
+        bool wrote = false, valid = false; // valid: the executor could take the event with that value
+    };
+    std::unordered_map<uint64_t, Probe> probes_; // a read-modify-write's written value per thread state and value
     // One extension of a node by thread t: its next event, or a whole atomic section (DESIGN.md).
     struct Ext {
         std::vector<SymEvent> evs;
@@ -153,14 +171,17 @@ private:
         size_t children = 0;
         uint64_t classes = 0;
     };
-    Extended extendValues(const Node& node);
+    Extended extendValues(const Work& w, const Node& node);
     Extended extendPaper(const Work& w, const Node& node);
     void maximal(const Node& node, ExecStatus status, uint64_t classes);
     paper::Counters paperCounters_;
     paper::Explorer paper_;
     std::unordered_set<uint64_t> maximalSeen_; // paper: value classes whose monitor and races already ran
     void findRaces(const Node& n);
-    std::optional<std::vector<report::Decision>> realizeChild(const Node& child);
+    // Closure (from the parent's closed order when given: closureAfter; the child adds one event to thread t),
+    // then Realize: the child's witness schedule, or nothing when it is not realisable.
+    std::optional<std::vector<report::Decision>> realizeChild(const Node& child, const Order* parent = nullptr,
+                                                              ThreadId t = 0);
     std::vector<report::Decision> toSchedule(const Node& n, const Linearisation& lin) const;
     void monitorFinalStates(const Node& n);
     void finishStats();
