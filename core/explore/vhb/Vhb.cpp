@@ -90,12 +90,43 @@ void VhbExplorer::visit(Work& w) {
     }
     st.events += ex_->trace().size();
     runs_.noteRun(*ex_, result_);
-    if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, *ex_, schedule_)) stop_ = true;
+    if (collect()) stop_ = true;
     const ExecStatus status = ex_->status();
     const Extended x = opts_.vhbPaper ? extendPaper(w, node) : extendValues(w, node);
     if (limit_) return;
     if (x.children) ++nonMaximal_;
     if (x.classes) maximal(node, status, x.classes);
+}
+
+// collectErrors (Explorer.cpp) over the witness, carried on from the parent's state when the node resumed it:
+// races_ and raceKeys_ then hold the detector after the parent's trace and the race keys it met there (each is
+// counted again, as a full pass would: ErrorCollector::known). The same errors and counts as collectErrors.
+bool VhbExplorer::collect() {
+    bool stop = false;
+    const auto& trace = ex_->trace();
+    if (opts_.detectRaces) {
+        if (racesFrom_ == 0) {
+            races_.reset();
+            raceKeys_.clear();
+        } else {
+            for (const ErrorKey& k : raceKeys_) errors_.known(k);
+        }
+        for (uint32_t i = uint32_t(racesFrom_); i < trace.size() && !stop; ++i)
+            if (races_.onEvent(trace[i], i)) {
+                const auto& r = races_.lastRace();
+                ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
+                if (std::find(raceKeys_.begin(), raceKeys_.end(), key) != raceKeys_.end()) continue;
+                raceKeys_.push_back(key);
+                if (errors_.known(key)) continue;
+                FoundError f = raceError(*ex_, r.first, r.second);
+                stop |= errors_.add(f.key, std::move(f.report), *ex_, schedule_, f.cut);
+            }
+    }
+    for (FoundError& f : terminalErrors(*ex_)) {
+        if (stop) break;
+        stop |= errors_.add(f.key, std::move(f.report), *ex_, schedule_, f.cut);
+    }
+    return stop;
 }
 
 VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node) {
@@ -126,7 +157,7 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
         };
         if (appends && (s.size() < schedule_.size() || !std::equal(schedule_.begin(), schedule_.end(), s.begin(), same)))
             appends = false;
-        if (appends && !snap) snap = snapshot();
+        if (appends && !snap) snap = snapshot(node);
         work_.push_back({std::move(s), nullptr, appends ? snap : nullptr});
         attempted_[hash] = true;
         ++children;

@@ -212,6 +212,8 @@ void VhbExplorer::stepExec(ThreadId t, uint32_t choice) {
 
 bool VhbExplorer::replay(const std::vector<report::Decision>& schedule) {
     ex_->reset();
+    racesFrom_ = 0;
+    buildBase_.reset();
     writtenThisRun_.clear();
     sectionOf_.clear();
     shadow_.clear();
@@ -234,6 +236,9 @@ bool VhbExplorer::resume(Work& w) {
         writtenThisRun_ = std::move(s.writtenThisRun);
         sectionOf_ = std::move(s.sectionOf);
         shadow_ = std::move(s.shadow);
+        races_ = std::move(s.races);
+        raceKeys_ = std::move(s.raceKeys);
+        buildBase_ = std::move(s.built);
     } else {
         auto ex = s.ex->clone();
         ex->adoptThreadIds(*ex_);
@@ -241,8 +246,12 @@ bool VhbExplorer::resume(Work& w) {
         writtenThisRun_ = s.writtenThisRun;
         sectionOf_ = s.sectionOf;
         shadow_ = s.shadow;
+        races_ = s.races;
+        raceKeys_ = s.raceKeys;
+        buildBase_ = s.built;
     }
     const size_t from = s.steps;
+    racesFrom_ = s.traceLength;
     w.from.reset();
     for (size_t i = from; i < w.schedule.size(); ++i) {
         const report::Decision& d = w.schedule[i];
@@ -254,13 +263,18 @@ bool VhbExplorer::resume(Work& w) {
     return true;
 }
 
-std::shared_ptr<VhbExplorer::Snapshot> VhbExplorer::snapshot() const {
+std::shared_ptr<VhbExplorer::Snapshot> VhbExplorer::snapshot(const Node& node) const {
     auto s = std::make_shared<Snapshot>();
     s->ex = ex_->clone();
     s->writtenThisRun = writtenThisRun_;
     s->sectionOf = sectionOf_;
     s->shadow = shadow_;
     s->steps = schedule_.size();
+    s->traceLength = ex_->trace().size();
+    s->races = races_;
+    s->raceKeys = raceKeys_;
+    s->built = built_;
+    s->built.node = node;
     return s;
 }
 
@@ -432,14 +446,18 @@ void VhbExplorer::addGuard(SymEvent& s, const std::vector<SymEvent>& before, Thr
 }
 
 Node VhbExplorer::build() {
-    Node n;
+    // A resumed node carries on from its parent's events (the same trace prefix gives the same symbolic events:
+    // keys, shadows and sections are per trace event, the waiters and freed objects are carried along).
+    BuildBase b = buildBase_ ? std::move(*buildBase_) : BuildBase{};
+    buildBase_.reset();
+    Node& n = b.node;
+    std::map<uint32_t, uint64_t>& waiters = b.waiters; // per condition variable, along the execution
+    std::set<uint32_t>& freed = b.freed; // heap objects (kAlive keys) freed so far: an access after it observes it
     size_t nt = ex_->numThreads();
     n.apo.threads.resize(nt);
-    n.choices.resize(nt);
+    n.choices.assign(nt, {});
     for (const report::Decision& d : schedule_) n.choices[d.thread].push_back(d.choice);
-    std::map<uint32_t, uint64_t> waiters; // per condition variable, along the execution
-    std::set<uint32_t> freed;             // heap objects (kAlive keys) freed so far: an access after it observes it
-    for (size_t ti = 0; ti < ex_->trace().size(); ++ti) {
+    for (size_t ti = b.traceLength; ti < ex_->trace().size(); ++ti) {
         const Event& e = ex_->trace()[ti];
         auto s = symbolic(e);
         auto& th = n.apo.threads[e.tid];
@@ -469,7 +487,8 @@ Node VhbExplorer::build() {
     }
     n.apo.init.resize(init_.size());
     for (size_t k = 0; k < init_.size(); ++k) n.apo.init[k] = init_[k].value_or(0);
-    return n;
+    built_ = BuildBase{{}, std::move(waiters), std::move(freed), ex_->trace().size()}; // snapshot() adds the node
+    return std::move(n);
 }
 
 uint64_t VhbExplorer::hashOf(const Node& n) {

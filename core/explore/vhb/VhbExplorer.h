@@ -109,13 +109,31 @@ private:
     // its children whose witness is the node's followed by their new events (insertInto at the end): they step
     // it instead of replaying from the initial state (DESIGN.md "Where time goes"). Shared by those children;
     // the last one to be visited takes it over instead of copying it.
+    // build()'s state after a trace: the node and what it carries along (cond waiters, freed objects).
+    struct BuildBase {
+        Node node;
+        std::map<uint32_t, uint64_t> waiters;
+        std::set<uint32_t> freed;
+        size_t traceLength = 0;
+    };
+    std::optional<BuildBase> buildBase_; // a resumed node's parent's (build() carries on from it)
+    BuildBase built_;                    // the last build()'s, for snapshot()
     struct Snapshot {
         std::unique_ptr<exec::Executor> ex;
         std::set<uint32_t> writtenThisRun;
         std::vector<std::vector<uint32_t>> sectionOf;
         std::vector<Shadow> shadow;
         size_t steps = 0; // decisions of the schedule it has taken (its node's witness, write-extended)
+        size_t traceLength = 0;
+        RaceDetector races;             // after the node's trace (collect)
+        std::vector<ErrorKey> raceKeys; // the races it met there
+        BuildBase built;
     };
+    // The race detector's state: after the first racesFrom_ events of the trace (0 after a replay; a resumed
+    // node's parent's trace), and the race keys met there.
+    size_t racesFrom_ = 0;
+    std::vector<ErrorKey> raceKeys_;
+    bool collect();
     // A node's closed order with what it was computed over (events per thread, initial values), for its
     // children's closureExtending (DESIGN.md "Closure from the parent's").
     struct Closed {
@@ -138,7 +156,7 @@ private:
     void learnInit(ThreadId t, bool stepping = true);
     bool replay(const std::vector<report::Decision>& schedule);
     bool resume(Work& w); // w.from's state, then the rest of w.schedule
-    std::shared_ptr<Snapshot> snapshot() const;
+    std::shared_ptr<Snapshot> snapshot(const Node& node) const; // the current node's state
     void writeExtend();
     std::optional<SymEvent> symbolic(const Event& e);
     void condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId woken) const;
