@@ -77,7 +77,7 @@ void VhbExplorer::visit(Work& w) {
     uint64_t nodeHash = hashOf(node);
     for (ThreadId t = 0; t < ex_->numThreads(); ++t)
         if (ex_->thread(t).state == exec::ThreadState::Stopped) nodeHash = mix(nodeHash, 0x570990000ull + t);
-    if (!opts_.vhbPaper && !visited_.insert(nodeHash).second) {
+    if (!opts_.vhbPaper && !visited_.insert(nodeHash)) {
         ++revisits_;
         return;
     }
@@ -159,24 +159,44 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
             appends = false;
         if (appends && !snap) snap = snapshot(node);
         work_.push_back({std::move(s), nullptr, appends ? snap : nullptr});
-        attempted_[hash] = true;
+        *attempted_.tryEmplace(hash, 1).first = 1;
         ++children;
     };
+    // Each candidate is the node with its events appended to its thread: one copy of the node (`child`), each
+    // candidate appended and taken off again; its hash is the node's per-thread hashes with its thread's continued.
+    Node child = node;
+    const size_t nt = node.apo.threads.size();
+    std::vector<uint64_t> threadH(nt);
+    for (ThreadId u = 0; u < nt; ++u) threadH[u] = threadHash(node, u, threadSeed(u));
     for (ThreadId t = 0; t < ex_->numThreads() && !limit_; ++t)
         for (const Ext& ext : candidates(node, t)) {
-            Node child = node;
             // Keys (and initial values) the candidates met for the first time.
+            child.apo.init.resize(node.apo.init.size());
             child.apo.init.resize(init_.size());
             for (size_t k = node.apo.init.size(); k < init_.size(); ++k) child.apo.init[k] = init_[k].value_or(0);
+            const size_t len = node.apo.threads[t].size();
+            child.apo.threads[t].resize(len);
             child.apo.threads[t].insert(child.apo.threads[t].end(), ext.evs.begin(), ext.evs.end());
             child.apo.finished[t] = false;
             child.apo.openSection[t] = ext.open;
-            child.choices[t].resize(node.apo.threads[t].size());
+            child.choices[t].resize(len);
             child.choices[t].insert(child.choices[t].end(), ext.choices.begin(), ext.choices.end());
-            const uint64_t hash = hashOf(child);
-            auto [it, fresh] = attempted_.try_emplace(hash, false);
+            uint64_t hash = 1469598103934665603ull;
+            for (ThreadId u = 0; u < nt; ++u) hash = mix(hash, u == t ? threadHash(child, t, threadH[t], len) : threadH[u]);
+            struct Restore { // the node's thread t again, however this candidate ends
+                Node& child;
+                const Node& node;
+                ThreadId t;
+                ~Restore() {
+                    child.apo.threads[t].resize(node.apo.threads[t].size());
+                    child.apo.finished[t] = node.apo.finished[t];
+                    child.apo.openSection[t] = node.apo.openSection[t];
+                    child.choices[t] = node.choices[t];
+                }
+            } restore{child, node, t};
+            auto [decided, fresh] = attempted_.tryEmplace(hash, 0);
             if (!fresh) {
-                children += it->second; // decided before: explored from there when realisable
+                children += *decided; // decided before: explored from there when realisable
                 continue;
             }
             if (kTrace)
@@ -188,7 +208,7 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
                 const bool appends = std::equal(witness.begin(), witness.end(), lin->begin());
                 push(toSchedule(child, *lin), appends, hash);
             } else {
-                pending.push_back({std::move(child), t, ext.evs.size(), hash});
+                pending.push_back({child, t, ext.evs.size(), hash});
             }
         }
     // The node's closed order: from its parent's when that extends to it (closureExtending: no new write has a

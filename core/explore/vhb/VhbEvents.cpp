@@ -491,14 +491,16 @@ Node VhbExplorer::build() {
     return std::move(n);
 }
 
+// A fold of per-thread hashes, so that a candidate's hash is its thread's continued over the new events and the
+// others' as they were (extendValues).
 uint64_t VhbExplorer::hashOf(const Node& n) {
     uint64_t h = 1469598103934665603ull;
-    for (size_t t = 0; t < n.apo.threads.size(); ++t) h = threadHash(n, ThreadId(t), mix(h, 0xfeed0000 + t));
+    for (size_t t = 0; t < n.apo.threads.size(); ++t) h = mix(h, threadHash(n, ThreadId(t), threadSeed(ThreadId(t))));
     return h;
 }
 
-uint64_t VhbExplorer::threadHash(const Node& n, ThreadId t, uint64_t h) {
-    for (size_t i = 0; i < n.apo.threads[t].size(); ++i) {
+uint64_t VhbExplorer::threadHash(const Node& n, ThreadId t, uint64_t h, size_t from) {
+    for (size_t i = from; i < n.apo.threads[t].size(); ++i) {
         const SymEvent& e = n.apo.threads[t][i];
         h = mix(mix(mix(mix(mix(h, uint64_t(e.op)), e.key), e.rval), e.wval), e.other);
         if (e.acc2 != Acc2::None) h = mix(mix(mix(h, uint64_t(e.acc2)), e.key2), e.val2);

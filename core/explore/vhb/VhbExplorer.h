@@ -37,6 +37,43 @@ inline uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull;
 using Clock = std::chrono::steady_clock;
 inline double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
+// 64-bit hashes with a byte each, by open addressing over a power-of-two table: the explorer's visited nodes and
+// decided extensions (hundreds of thousands; std::unordered_map's node per entry and bucket division were ~7 % of
+// ticket_lock N=5). Hash 0 is stored as 1 (they are hashes: a collision is already possible).
+class HashBytes {
+public:
+    // The byte of h (inserted as `init` when absent, then second is true). Valid until the next insertion.
+    std::pair<uint8_t*, bool> tryEmplace(uint64_t h, uint8_t init) {
+        if (h == 0) h = 1;
+        if (2 * (size_ + 1) > keys_.size()) grow();
+        const size_t m = keys_.size() - 1;
+        for (size_t i = (h ^ (h >> 29)) & m;; i = (i + 1) & m) {
+            if (keys_[i] == h) return {&vals_[i], false};
+            if (keys_[i] == 0) {
+                keys_[i] = h;
+                vals_[i] = init;
+                ++size_;
+                return {&vals_[i], true};
+            }
+        }
+    }
+    bool insert(uint64_t h) { return tryEmplace(h, 0).second; }
+
+private:
+    std::vector<uint64_t> keys_;
+    std::vector<uint8_t> vals_;
+    size_t size_ = 0;
+    void grow() {
+        std::vector<uint64_t> keys = std::move(keys_);
+        std::vector<uint8_t> vals = std::move(vals_);
+        keys_.assign(std::max<size_t>(1024, keys.size() * 2), 0);
+        vals_.assign(keys_.size(), 0);
+        size_ = 0;
+        for (size_t i = 0; i < keys.size(); ++i)
+            if (keys[i]) *tryEmplace(keys[i], vals[i]).first = vals[i];
+    }
+};
+
 // A node's events with the decisions that replay them (the choice of each event, per thread).
 struct Node {
     Apo apo;
@@ -67,8 +104,9 @@ private:
     std::vector<uint8_t> keyKind_;
     std::vector<std::optional<uint64_t>> init_;
     std::set<uint32_t> writtenThisRun_;
-    std::unordered_set<uint64_t> visited_, finals_;
-    std::unordered_map<uint64_t, bool> attempted_; // extension → realisable (decided once)
+    std::unordered_set<uint64_t> finals_;
+    HashBytes visited_;
+    HashBytes attempted_; // extension → realisable (decided once)
     std::set<ErrorKey> racesFound_;
     std::vector<report::Decision> schedule_;
     std::optional<std::string> limit_;
@@ -164,7 +202,9 @@ private:
     void addGuard(SymEvent& s, const std::vector<SymEvent>& before, ThreadId t) const;
     Node build();
     static uint64_t hashOf(const Node& n);
-    static uint64_t threadHash(const Node& n, ThreadId t, uint64_t h = 1469598103934665603ull); // t's events
+    // t's events from `from` on, mixed into h.
+    static uint64_t threadHash(const Node& n, ThreadId t, uint64_t h = 1469598103934665603ull, size_t from = 0);
+    static uint64_t threadSeed(ThreadId t) { return mix(1469598103934665603ull, 0xfeed0000 + t); }
     struct Probe {
         uint64_t wval = 0;
         bool wrote = false, valid = false; // valid: the executor could take the event with that value
