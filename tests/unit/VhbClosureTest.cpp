@@ -157,7 +157,7 @@ TEST(VhbClosure, Fig1NeedsNoOrdering) {
 // thread t's last k events, returns only linearisations that respect a.
 void checkFromParent(uint32_t threads, int rounds, bool multi, bool single) {
     std::mt19937 rng(threads * 104729u + (multi ? 3 : 0) + (single ? 5 : 0));
-    int extended = 0, inserted = 0;
+    int extended = 0, inserted = 0, bottoms = 0;
     for (int round = 0; round < rounds; ++round) {
         Apo a = randomApo(rng, threads, /*rmw=*/true, multi);
         Apo p = a;
@@ -178,6 +178,12 @@ void checkFromParent(uint32_t threads, int rounds, bool multi, bool single) {
             if (respects(a, l)) good.push_back(l);
         const bool feasible = !good.empty();
         if (auto qp = closure(p)) {
+            if (single)
+                for (uint32_t t = 0; t < threads; ++t)
+                    if (len[t] != a.threads[t].size() && bottomAfter(a, *qp, t)) {
+                        ++bottoms;
+                        ASSERT_FALSE(feasible) << "bottomAfter answered ⊥ on a feasible order";
+                    }
             auto q = closureExtending(a, *qp, len, p.init);
             ++extended;
             if (!q) {
@@ -213,8 +219,8 @@ void checkFromParent(uint32_t threads, int rounds, bool multi, bool single) {
             break;
         }
     }
-    std::printf("closure from the parent's (%u threads): %d extended, %d witnesses by insertion\n", threads,
-                extended, inserted);
+    std::printf("closure from the parent's (%u threads): %d extended, %d witnesses by insertion, %d quick ⊥\n",
+                threads, extended, inserted, bottoms);
 }
 
 TEST(VhbClosure, FromParentAgainstBruteForce) {

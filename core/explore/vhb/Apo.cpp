@@ -377,6 +377,75 @@ std::optional<Order> closureExtending(const Apo& a, const Order& parent, const s
         count == 1 ? single : ~1u);
 }
 
+bool bottomAfter(const Apo& a, const Order& parent, uint32_t t) {
+    const uint32_t nt = uint32_t(a.threads.size());
+    if (t >= nt || a.threads[t].empty() || parent.size() + 1 != a.size() || parent.threads() != nt) return false;
+    const uint32_t len = uint32_t(a.threads[t].size()) - 1;
+    const SymEvent& e = a.threads[t][len];
+    if (e.op == Op::Create || e.op == Op::Join) return false;
+    // The parent's orderings hold in the child's linearisations only when e's writes are fresh (closureExtending).
+    bool fresh = true;
+    forEachAccess(e, [&](uint32_t key, bool write, uint64_t val, uint64_t) {
+        if (!write) return;
+        for (uint32_t u = 0; u < nt && fresh; ++u) {
+            if (u == t) continue;
+            for (const SymEvent& x : a.threads[u])
+                forEachAccess(x, [&](uint32_t k2, bool w2, uint64_t v2, uint64_t m2) {
+                    if (!w2 && k2 == key && (val & m2) == v2) fresh = false;
+                });
+        }
+    });
+    if (!fresh) return false;
+    // e's predecessors in the child's order: t's events and what precedes them, or its creator's create and what
+    // precedes that (parent ids: t's earlier events keep theirs).
+    const size_t words = parent.words();
+    std::vector<uint64_t> pred(words, 0);
+    auto addUpTo = [&](uint32_t x) {
+        const uint64_t* c = parent.beforeOf(x);
+        for (size_t k = 0; k < words; ++k) pred[k] |= c[k];
+        pred[x >> 6] |= uint64_t(1) << (x & 63);
+    };
+    if (len > 0) addUpTo(parent.id(t, len - 1));
+    else
+        for (uint32_t u = 0; u < nt; ++u)
+            for (uint32_t i = 0; i < a.threads[u].size(); ++i)
+                if (a.threads[u][i].op == Op::Create && a.threads[u][i].other == t && !(u == t && i == len))
+                    addUpTo(parent.id(u, i));
+    auto bit = [](const uint64_t* set, uint32_t i) { return (set[i >> 6] >> (i & 63)) & 1; };
+    bool bottom = false;
+    forEachAccess(e, [&](uint32_t key, bool write, uint64_t rv, uint64_t mask) {
+        if (write || bottom || key >= a.init.size()) return;
+        // The parent's writes of key: those before e, and the good ones not overwritten before e.
+        std::vector<uint32_t> ws;
+        for (uint32_t u = 0; u < nt; ++u)
+            for (uint32_t i = 0; i < a.threads[u].size(); ++i) {
+                if (u == t && i == len) continue;
+                forEachAccess(a.threads[u][i], [&](uint32_t k2, bool w2, uint64_t, uint64_t) {
+                    if (w2 && k2 == key && (ws.empty() || ws.back() != parent.id(u, i))) ws.push_back(parent.id(u, i));
+                });
+            }
+        bool anyBefore = false;
+        for (uint32_t w : ws) anyBefore |= bit(pred.data(), w);
+        if (((a.init[key] & mask) == rv) && !anyBefore) return; // the initial value may be observed
+        for (uint32_t w : ws) {
+            uint64_t val = 0;
+            bool good = false;
+            // (w's value: its write access of key)
+            const uint32_t u = parent.threadOf(w), i = w - parent.id(u, 0);
+            forEachAccess(a.threads[u][i], [&](uint32_t k2, bool w2, uint64_t v2, uint64_t) {
+                if (w2 && k2 == key) val = v2, good = true;
+            });
+            if (!good || (val & mask) != rv) continue;
+            bool overwritten = false; // a write of key after w and before e
+            const uint64_t* after = parent.after(w);
+            for (uint32_t w2 : ws) overwritten |= bit(after, w2) && bit(pred.data(), w2);
+            if (!overwritten) return; // a visible good write
+        }
+        bottom = true; // Alg. 2 line 2 on the parent's order plus e's program-order predecessors
+    });
+    return bottom;
+}
+
 std::optional<Order> closureAfter(const Apo& a, const Order& parent, uint32_t t) {
     std::vector<uint32_t> len(parent.threads(), 0);
     for (uint32_t u = 0; u < len.size() && u < a.threads.size(); ++u) len[u] = uint32_t(a.threads[u].size());

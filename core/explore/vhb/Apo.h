@@ -166,6 +166,10 @@ std::optional<Order> closureExtending(const Apo& a, const Order& parent, const s
                                       const std::vector<uint64_t>& init, bool* unsupported = nullptr);
 // closureExtending for one new event, the last of thread t.
 std::optional<Order> closureAfter(const Apo& a, const Order& parent, uint32_t t);
+// closureAfter's first answer without building the order: true when a read of the new event (the last of
+// thread t) has no visible good write and cannot observe the initial value on the parent's order plus the
+// event's program-order predecessors (Alg. 2 line 2) — a ⊥ closureAfter would also give. False: not known.
+bool bottomAfter(const Apo& a, const Order& parent, uint32_t t);
 
 // A linearisation as the sequence of threads that take a step.
 using Linearisation = std::vector<uint32_t>;

@@ -226,15 +226,22 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
         closed = std::make_shared<Closed>(Closed{std::move(*q), {}, node.apo.init});
         for (const auto& th : node.apo.threads) closed->len.push_back(uint32_t(th.size()));
     };
-    if (incremental_ && w.closed && !pending.empty()) close(true);
+    // (A maximal node's order serves its final-state monitor and race search: maximal().)
+    if (incremental_ && w.closed && (!pending.empty() || children == 0)) close(true);
     if (incremental_ && !closed && pending.size() >= 2) close(false);
     for (Pending& p : pending) {
         if (limit_) break;
+        if (p.events == 1 && closed && bottomAfter(p.child.apo, closed->q, p.t)) { // Closure's first ⊥, cheaply
+            ++quickBottoms_;
+            ++infeasible_;
+            continue;
+        }
         if (auto s = realizeChild(p.child, p.events == 1 && closed ? &closed->q : nullptr, p.t))
             push(std::move(*s), false, p.hash);
         else ++infeasible_;
     }
     for (size_t i = firstChild; i < work_.size(); ++i) work_[i].closed = closed;
+    nodeClosed_ = closed;
     // A node without a realisable extension is maximal: no thread can take another event in any realisation.
     return {children, children ? 0u : 1u};
 }
@@ -304,14 +311,21 @@ void VhbExplorer::maximal(const Node& node, ExecStatus status, uint64_t classes)
     // The paper mode reaches one value class from several nodes (different side functions or causal orders):
     // the monitor and the race search, which look at all linearisations of the values, run once per value class.
     if (opts_.vhbPaper && !maximalSeen_.insert(hashOf(node)).second) return;
+    // The node's closed order, once for the monitor and the race search (from extendValues when it has it).
+    std::optional<Order> q;
+    if (nodeClosed_ && !opts_.vhbPaper) q = nodeClosed_->q;
+    else q = closure(node.apo);
+    nodeClosed_.reset();
+    if (!q) return; // (cannot happen: the node has a witness)
+    q->computeRequired();
     if (status == ExecStatus::Finished) {
-        if (opts_.vhbFinalStates) monitorFinalStates(node);
+        if (opts_.vhbFinalStates) monitorFinalStates(node, *q);
         else finals_.insert(ex_->finalStateHash());
     }
     // Races are searched in maximal nodes only: a racing prefix of any execution τ is a prefix of a
     // linearisation of τ's class, whose maximal node has τ's events and values (DESIGN.md "Data races").
     // Last: it replays other linearisations in the executor.
-    if (opts_.detectRaces && !stop_) findRaces(node);
+    if (opts_.detectRaces && !stop_) findRaces(node, *q);
 }
 
 void VhbExplorer::finishStats() {
@@ -333,6 +347,7 @@ void VhbExplorer::finishStats() {
     st.extra["race_states"] = double(raceStates_);
     st.extra["witness_inserted"] = double(witnessInserted_);
     st.extra["resumed"] = double(resumed_);
+    st.extra["quick_bottoms"] = double(quickBottoms_);
 
     if (opts_.vhbPaper) { // the paper mode's Closure is PaperApo's (the values mode's counters stay 0 there)
         const paper::Counters& c = paperCounters_;

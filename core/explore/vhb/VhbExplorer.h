@@ -120,6 +120,7 @@ private:
     uint64_t realizeInfeasible_ = 0, raceStates_ = 0;
     uint64_t witnessInserted_ = 0; // children whose witness insertInto found (no Closure, no Realize)
     uint64_t visits_ = 0;
+    uint64_t quickBottoms_ = 0; // candidates bottomAfter refuted (no Closure built)
     uint64_t resumed_ = 0;         // nodes whose state was a snapshot of their parent's, stepped (no replay)
     static constexpr uint32_t kInsertTries = 4;
 
@@ -189,6 +190,7 @@ private:
         std::shared_ptr<const Closed> closed;     // the parent's closed order
     };
     std::vector<Work> work_;
+    std::shared_ptr<const Closed> nodeClosed_; // the visited node's closed order, when extendValues made it
     SymEvent multiEvent(const Event& e, const SymEvent& base, const Shadow& vals);
     std::vector<SymEvent> multiCandidates(const Node& n, ThreadId t, const SymEvent& base);
     void learnInit(ThreadId t, bool stepping = true);
@@ -235,13 +237,15 @@ private:
     paper::Counters paperCounters_;
     paper::Explorer paper_;
     std::unordered_set<uint64_t> maximalSeen_; // paper: value classes whose monitor and races already ran
-    void findRaces(const Node& n);
+    // Both take the node's closed order (with computeRequired done): every linearisation respecting the values
+    // respects it.
+    void findRaces(const Node& n, const Order& closed);
     // Closure (from the parent's closed order when given: closureAfter; the child adds one event to thread t),
     // then Realize: the child's witness schedule, or nothing when it is not realisable.
     std::optional<std::vector<report::Decision>> realizeChild(const Node& child, const Order* parent = nullptr,
                                                               ThreadId t = 0);
     std::vector<report::Decision> toSchedule(const Node& n, const Linearisation& lin) const;
-    void monitorFinalStates(const Node& n);
+    void monitorFinalStates(const Node& n, const Order& closed);
     void finishStats();
 };
 

@@ -8,16 +8,14 @@ namespace skein::explore::vhb::detail {
 
 // The final-state monitor: the node fixes what every thread observes, not the order of the last writes to each
 // location; the distinct final memories are the complete linearisations' (DESIGN.md "Final states").
-void VhbExplorer::monitorFinalStates(const Node& n) {
+void VhbExplorer::monitorFinalStates(const Node& n, const Order& closed) {
     auto t0 = Clock::now();
-    auto q = closure(n.apo);
-    if (!q) return;
-    q->computeRequired();
+    const Order* q = &closed;
     std::map<uint64_t, Linearisation> memories;
     SearchLimits limits;
     limits.maxStates = 2'000'000;
     search(
-        n.apo, &*q,
+        n.apo, q,
         [&](const SearchState& s) {
             for (uint32_t t = 0; t < n.apo.threads.size(); ++t)
                 if (s.pos[t] != n.apo.threads[t].size()) return false;
@@ -42,7 +40,7 @@ void VhbExplorer::monitorFinalStates(const Node& n) {
 // of the node runs back to back — then nothing orders them (DESIGN.md "Data races"). The witness execution only
 // shows the races of one linearisation, so each new event is paired with the node's earlier conflicting ones and
 // a prefix ending with the pair adjacent is searched for.
-void VhbExplorer::findRaces(const Node& n) {
+void VhbExplorer::findRaces(const Node& n, const Order& closed) {
     const auto t0 = Clock::now();
     struct Timer { // race_ms, however the search ends
         double& ms;
@@ -149,10 +147,7 @@ void VhbExplorer::findRaces(const Node& n) {
     const Order base(n.apo);
     // Every linearisation that respects the node's values respects its closure (Closure adds only orderings that
     // hold in all of them): the searches below go through the closed order, which leaves far fewer states.
-    std::optional<Order> closed = closure(n.apo);
-    if (!closed) return; // (cannot happen: the node has a witness)
-    closed->computeRequired();
-    const Order* q = &*closed;
+    const Order* q = &closed;
     for (const Access& b : accesses) {
         const SymEvent& eb = n.apo.threads[b.t][b.i];
         const Event& tb = trace[traceIndex[b.t][b.i]];
