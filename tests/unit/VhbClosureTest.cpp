@@ -180,7 +180,7 @@ void checkFromParent(uint32_t threads, int rounds, bool multi, bool single) {
         if (auto qp = closure(p)) {
             if (single)
                 for (uint32_t t = 0; t < threads; ++t)
-                    if (len[t] != a.threads[t].size() && bottomAfter(a, *qp, t)) {
+                    if (len[t] != a.threads[t].size() && (bottomAfter(a, *qp, t) || consumedTwice(a, t))) {
                         ++bottoms;
                         ASSERT_FALSE(feasible) << "bottomAfter answered ⊥ on a feasible order";
                     }

@@ -377,6 +377,23 @@ std::optional<Order> closureExtending(const Apo& a, const Order& parent, const s
         count == 1 ? single : ~1u);
 }
 
+bool consumedTwice(const Apo& a, uint32_t t) {
+    if (t >= a.threads.size() || a.threads[t].empty()) return false;
+    const SymEvent& e = a.threads[t].back();
+    if (e.op != Op::Rmw || !e.rmwWrites || e.wval == e.rval || e.accs) return false;
+    const uint32_t key = e.key;
+    const uint64_t v = e.rval;
+    // Each read-modify-write of key that reads v and writes another value observes its own write of v (or the
+    // initial value): two observing one w would have the first's write between w and the second.
+    size_t consumers = 0, sources = key < a.init.size() && a.init[key] == v;
+    for (const auto& th : a.threads)
+        for (const SymEvent& x : th) {
+            if (x.op == Op::Rmw && x.rmwWrites && x.key == key && x.rval == v && x.wval != v && !x.accs) ++consumers;
+            forEachAccess(x, [&](uint32_t k2, bool w2, uint64_t v2, uint64_t) { sources += w2 && k2 == key && v2 == v; });
+        }
+    return consumers > sources;
+}
+
 bool bottomAfter(const Apo& a, const Order& parent, uint32_t t) {
     const uint32_t nt = uint32_t(a.threads.size());
     if (t >= nt || a.threads[t].empty() || parent.size() + 1 != a.size() || parent.threads() != nt) return false;

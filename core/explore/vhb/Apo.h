@@ -170,6 +170,11 @@ std::optional<Order> closureAfter(const Apo& a, const Order& parent, uint32_t t)
 // thread t) has no visible good write and cannot observe the initial value on the parent's order plus the
 // event's program-order predecessors (Alg. 2 line 2) — a ⊥ closureAfter would also give. False: not known.
 bool bottomAfter(const Apo& a, const Order& parent, uint32_t t);
+// True when the last event of thread t is a read-modify-write of a location that reads v and writes another
+// value, and a has more such events (for that location and v) than writes of v plus the initial value: each
+// must observe a write of v of its own, so no linearisation respects the values (a lock while another thread
+// holds the mutex; a fetch-and-add of a value another one already took).
+bool consumedTwice(const Apo& a, uint32_t t);
 
 // A linearisation as the sequence of threads that take a step.
 using Linearisation = std::vector<uint32_t>;

@@ -207,6 +207,9 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
                 ++witnessInserted_;
                 const bool appends = std::equal(witness.begin(), witness.end(), lin->begin());
                 push(toSchedule(child, *lin), appends, hash);
+            } else if (ext.evs.size() == 1 && consumedTwice(child.apo, t)) { // ⊥ without a Closure
+                ++quickBottoms_;
+                ++infeasible_;
             } else {
                 pending.push_back({child, t, ext.evs.size(), hash});
             }
