@@ -157,7 +157,7 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
         };
         if (appends && (s.size() < schedule_.size() || !std::equal(schedule_.begin(), schedule_.end(), s.begin(), same)))
             appends = false;
-        if (appends && !snap) snap = snapshot(node);
+        if (appends && !snap) snap = std::make_shared<Snapshot>(); // filled when the node is done (below)
         work_.push_back({std::move(s), nullptr, appends ? snap : nullptr});
         *attempted_.tryEmplace(hash, 1).first = 1;
         ++children;
@@ -245,6 +245,7 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
     }
     for (size_t i = firstChild; i < work_.size(); ++i) work_[i].closed = closed;
     nodeClosed_ = closed;
+    if (snap) snapshot(*snap, node);
     // A node without a realisable extension is maximal: no thread can take another event in any realisation.
     return {children, children ? 0u : 1u};
 }

@@ -229,9 +229,12 @@ bool VhbExplorer::replay(const std::vector<report::Decision>& schedule) {
 // last decisions gives the state a replay of the whole schedule would.
 bool VhbExplorer::resume(Work& w) {
     Snapshot& s = *w.from;
+    // The executor ex_ held (whose thread ids are current) becomes the spare: the next snapshot() keeps its
+    // node's executor and carries on with the spare.
     if (w.from.use_count() == 1) { // the last child to resume it: take it over
         auto ex = std::move(s.ex);
         ex->adoptThreadIds(*ex_); // ids learnt since the copy was made (Executor::adoptThreadIds)
+        spare_ = std::move(ex_);
         ex_ = std::move(ex);
         writtenThisRun_ = std::move(s.writtenThisRun);
         sectionOf_ = std::move(s.sectionOf);
@@ -242,6 +245,7 @@ bool VhbExplorer::resume(Work& w) {
     } else {
         auto ex = s.ex->clone();
         ex->adoptThreadIds(*ex_);
+        spare_ = std::move(ex_);
         ex_ = std::move(ex);
         writtenThisRun_ = s.writtenThisRun;
         sectionOf_ = s.sectionOf;
@@ -263,19 +267,26 @@ bool VhbExplorer::resume(Work& w) {
     return true;
 }
 
-std::shared_ptr<VhbExplorer::Snapshot> VhbExplorer::snapshot(const Node& node) const {
-    auto s = std::make_shared<Snapshot>();
-    s->ex = ex_->clone();
-    s->writtenThisRun = writtenThisRun_;
-    s->sectionOf = sectionOf_;
-    s->shadow = shadow_;
-    s->steps = schedule_.size();
-    s->traceLength = ex_->trace().size();
-    s->races = races_;
-    s->raceKeys = raceKeys_;
-    s->built = built_;
-    s->built.node = node;
-    return s;
+// The current node's state goes into its snapshot (moved, not copied: after extendValues a non-maximal node has
+// no use for it; the next visit resumes a snapshot or replays from the initial state). The executor carries on
+// as the spare when there is one (given the current thread ids), else as a copy.
+void VhbExplorer::snapshot(Snapshot& s, const Node& node) {
+    s.steps = schedule_.size();
+    s.traceLength = ex_->trace().size();
+    if (spare_) {
+        spare_->adoptThreadIds(*ex_);
+        s.ex = std::move(ex_);
+        ex_ = std::move(spare_);
+    } else {
+        s.ex = ex_->clone();
+    }
+    s.writtenThisRun = std::move(writtenThisRun_);
+    s.sectionOf = std::move(sectionOf_);
+    s.shadow = std::move(shadow_);
+    s.races = std::move(races_);
+    s.raceKeys = std::move(raceKeys_);
+    s.built = std::move(built_);
+    s.built.node = node;
 }
 
 // WExtend (Alg. 5 line 2): run every thread through its write-like events (writes, unlocks, creates, ...) up to

@@ -196,7 +196,8 @@ private:
     void learnInit(ThreadId t, bool stepping = true);
     bool replay(const std::vector<report::Decision>& schedule);
     bool resume(Work& w); // w.from's state, then the rest of w.schedule
-    std::shared_ptr<Snapshot> snapshot(const Node& node) const; // the current node's state
+    void snapshot(Snapshot& s, const Node& node); // the current node's state, moved into s
+    std::unique_ptr<exec::Executor> spare_;        // an executor not in use (resume, snapshot)
     void writeExtend();
     std::optional<SymEvent> symbolic(const Event& e);
     void condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId woken) const;
