@@ -670,16 +670,19 @@ std::optional<Linearisation> insertInto(const Apo& a, const Linearisation& base,
                                         uint32_t maxTries) {
     const uint32_t nt = uint32_t(a.threads.size());
     const auto& evs = a.threads[t];
-    if (k == 0 || k > evs.size() || base.size() + k != a.size()) return std::nullopt;
+    if (k == 0 || k > evs.size() || base.size() + k != a.size() || maxTries == 0) return std::nullopt;
     const uint32_t len = uint32_t(evs.size()) - k; // t's events in base
     const SymEvent& first = evs[len];
     // Where the block may go: after t's earlier events, where its first event observes its value.
     size_t from = 0;
     for (size_t i = 0; i < base.size(); ++i)
         if (base[i] == t) from = i + 1;
-    std::vector<uint32_t> pos(nt, 0);
-    std::vector<uint64_t> mem = a.init;
-    std::vector<uint32_t> places;
+    // (Scratch kept across calls: this runs for every candidate of every node.)
+    thread_local std::vector<uint32_t> pos, places;
+    thread_local std::vector<uint64_t> mem;
+    pos.assign(nt, 0);
+    mem.assign(a.init.begin(), a.init.end());
+    places.clear();
     for (size_t p = 0;; ++p) {
         if (p >= from && first.enabledOn(mem)) places.push_back(uint32_t(p));
         if (p == base.size()) break;
@@ -689,11 +692,30 @@ std::optional<Linearisation> insertInto(const Apo& a, const Linearisation& base,
         if (!e.enabledOn(mem)) return std::nullopt; // (base is a replayed witness: its values hold)
         e.applyTo(mem);
     }
+    if (places.empty()) return std::nullopt;
+    // At the end first (the common case, and the one whose child resumes the parent's state): the state there is
+    // the one just reached, and no later event can be disturbed.
+    if (places.back() == base.size()) {
+        bool ok = true;
+        for (uint32_t i = 0; i < k && ok; ++i) {
+            if (!canStep(a, nullptr, pos, mem, t)) ok = false;
+            else a.threads[t][pos[t]++].applyTo(mem);
+        }
+        if (ok) {
+            Linearisation lin;
+            lin.reserve(base.size() + k);
+            lin.assign(base.begin(), base.end());
+            lin.insert(lin.end(), k, t);
+            return lin;
+        }
+        places.pop_back();
+        if (maxTries-- <= 1) return std::nullopt;
+    }
     if (places.size() > maxTries) places.erase(places.begin(), places.end() - maxTries);
     // The states at the places tried (a second pass; at most maxTries copies).
     std::vector<std::pair<std::vector<uint32_t>, std::vector<uint64_t>>> states;
     std::fill(pos.begin(), pos.end(), 0);
-    mem = a.init;
+    mem.assign(a.init.begin(), a.init.end());
     for (size_t p = 0, j = 0; j < places.size(); ++p) {
         if (p == places[j]) {
             states.emplace_back(pos, mem);

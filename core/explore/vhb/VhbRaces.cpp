@@ -82,8 +82,8 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
     };
     // Conflicting accesses: of one memory word with a write among them, a free and an access of its object,
     // or two frees of one object (as for the race detector, where a free writes its whole object).
-    auto conflict = [&](const SymEvent& a, const SymEvent& b) {
-        const auto ma = memAccs(a), mb = memAccs(b);
+    auto conflict = [&](const SymEvent& a, const SymEvent& b, const std::vector<std::pair<uint32_t, bool>>& ma,
+                        const std::vector<std::pair<uint32_t, bool>>& mb) {
         for (auto [ka, wa] : ma)
             for (auto [kb, wb] : mb)
                 if (ka == kb && (wa || wb)) return true;
@@ -148,10 +148,14 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
     // Every linearisation that respects the node's values respects its closure (Closure adds only orderings that
     // hold in all of them): the searches below go through the closed order, which leaves far fewer states.
     const Order* q = &closed;
-    for (const Access& b : accesses) {
+    std::vector<std::vector<std::pair<uint32_t, bool>>> maccs; // memAccs of each access, once
+    for (const Access& x : accesses) maccs.push_back(memAccs(n.apo.threads[x.t][x.i]));
+    for (size_t bi = 0; bi < accesses.size(); ++bi) {
+        const Access& b = accesses[bi];
         const SymEvent& eb = n.apo.threads[b.t][b.i];
         const Event& tb = trace[traceIndex[b.t][b.i]];
-        for (const Access& a : accesses) {
+        for (size_t ai = 0; ai < accesses.size(); ++ai) {
+            const Access& a = accesses[ai];
             // Each unordered pair once (b's thread after a's); pairs of events the parent had were tried there,
             // but with the parent's values: a node's values can make a pair adjacent that was not before.
             if (a.t >= b.t || commonLock(a.t, a.i, b.t, b.i)) continue;
@@ -159,7 +163,7 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
                 continue;
             const SymEvent& ea = n.apo.threads[a.t][a.i];
             const Event& ta = trace[traceIndex[a.t][a.i]];
-            if (!conflict(ea, eb) || (ta.atomic && tb.atomic)) continue;
+            if ((ta.atomic && tb.atomic) || !conflict(ea, eb, maccs[ai], maccs[bi])) continue;
             // Locations are words, but the race detector compares bytes: accesses of different bytes of one word
             // (a char and its neighbour) do not race.
             if (!isFree(ea) && !isFree(eb) && !bytesMeet(ta, tb)) continue;
@@ -169,7 +173,7 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
                 Access first = order ? b : a, second = order ? a : b;
                 const SymEvent& e1 = n.apo.threads[first.t][first.i];
                 const SymEvent& e2 = n.apo.threads[second.t][second.i];
-                const auto e1keys = memAccs(e1);
+                const auto& e1keys = maccs[order ? bi : ai];
                 if (q->before(q->id(second.t, second.i), q->id(first.t, first.i))) continue; // never in this order
                 // Between first and second the search below runs only first's atomic section and second's
                 // thread: if Q puts first's thread's next event outside that section before second, no
