@@ -84,10 +84,6 @@ public:
     void reset();
     // An independent copy of the current state (to look ahead without disturbing this execution).
     std::unique_ptr<Executor> clone() const;
-    // Takes `other`'s canonical thread ids. For an explorer that resumes a clone made earlier of an executor that
-    // has run on since (vhb): ids only grow and never change, so `other`'s are a superset of the clone's, and
-    // threads the clone creates from now on get the ids `other` gave (or will give) them.
-    void adoptThreadIds(const Executor& other) { canonicalIds_ = other.canonicalIds_; }
     // Thread t is inside an SV-COMP atomic section (its pending event is part of one).
     bool inAtomicSection(ThreadId t) const;
     // 0 when thread t's pending event is outside an atomic section; else a number naming the section (equal for
@@ -141,6 +137,10 @@ public:
     // Hash of shared memory + each thread's state (finished, return value): final-state comparison.
     uint64_t finalStateHash() const;
     const program::Program& program() const { return program_; }
+    // Takes `other`'s canonical thread ids. For an explorer that resumes a clone made earlier of an executor that
+    // has run on since (vhb): ids only grow and never change, so `other`'s are a superset of the clone's, and
+    // threads the clone creates from now on get the ids `other` gave (or will give) them.
+    void adoptThreadIds(const Executor& other) { canonicalIds_ = other.canonicalIds_; }
 
 private:
     struct CloneTag {};
