@@ -143,6 +143,10 @@ public:
     // Hash of shared memory + each thread's state (finished, return value): final-state comparison.
     uint64_t finalStateHash() const;
     const program::Program& program() const { return program_; }
+    // Takes `other`'s canonical thread ids. For an explorer that resumes a clone made earlier of an executor that
+    // has run on since (vhb): ids only grow and never change, so `other`'s are a superset of the clone's, and
+    // threads the clone creates from now on get the ids `other` gave (or will give) them.
+    void adoptThreadIds(const Executor& other) { canonicalIds_ = other.canonicalIds_; }
 
 private:
     struct CloneTag {};

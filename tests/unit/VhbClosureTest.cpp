@@ -149,4 +149,88 @@ TEST(VhbClosure, Fig1NeedsNoOrdering) {
     EXPECT_FALSE(closure(a));
 }
 
+
+// closureExtending / closureAfter (DESIGN.md "Closure from the parent's") and insertInto ("Witnesses by
+// insertion") against brute force: a random APO a and a prefix P of it (per thread); starting from P's closed
+// order, every ordering added holds in every linearisation of a respecting the values, ⊥ only when there is
+// none, and Realize on the result decides a exactly. insertInto, given a respecting linearisation of a without
+// thread t's last k events, returns only linearisations that respect a.
+void checkFromParent(uint32_t threads, int rounds, bool multi, bool single) {
+    std::mt19937 rng(threads * 104729u + (multi ? 3 : 0) + (single ? 5 : 0));
+    int extended = 0, inserted = 0, bottoms = 0;
+    for (int round = 0; round < rounds; ++round) {
+        Apo a = randomApo(rng, threads, /*rmw=*/true, multi);
+        Apo p = a;
+        std::vector<uint32_t> len(threads);
+        if (single) { // one event less in one thread
+            uint32_t t = uint32_t(rng() % threads);
+            for (uint32_t u = 0; u < threads; ++u) len[u] = uint32_t(a.threads[u].size()) - (u == t);
+        } else {
+            for (uint32_t u = 0; u < threads; ++u) len[u] = uint32_t(rng() % (a.threads[u].size() + 1));
+        }
+        for (uint32_t u = 0; u < threads; ++u) p.threads[u].resize(len[u]);
+        SCOPED_TRACE("round " + std::to_string(round));
+        std::vector<Linearisation> all, good;
+        std::vector<uint32_t> pos(threads, 0);
+        Linearisation cur;
+        interleavings(a, pos, cur, all);
+        for (auto& l : all)
+            if (respects(a, l)) good.push_back(l);
+        const bool feasible = !good.empty();
+        if (auto qp = closure(p)) {
+            if (single)
+                for (uint32_t t = 0; t < threads; ++t)
+                    if (len[t] != a.threads[t].size() && (bottomAfter(a, *qp, t) || consumedTwice(a, t))) {
+                        ++bottoms;
+                        ASSERT_FALSE(feasible) << "bottomAfter answered ⊥ on a feasible order";
+                    }
+            auto q = closureExtending(a, *qp, len, p.init);
+            ++extended;
+            if (!q) {
+                ASSERT_FALSE(feasible) << "closureExtending answered ⊥ on a feasible order";
+            } else {
+                for (uint32_t t1 = 0; t1 < threads; ++t1)
+                    for (uint32_t i1 = 0; i1 < a.threads[t1].size(); ++i1)
+                        for (uint32_t t2 = 0; t2 < threads; ++t2)
+                            for (uint32_t i2 = 0; i2 < a.threads[t2].size(); ++i2)
+                                if (t1 != t2 && q->before(q->id(t1, i1), q->id(t2, i2)))
+                                    for (auto& l : good) ASSERT_TRUE(orders(l, t1, i1, t2, i2));
+                q->computeRequired();
+                auto lin = realize(a, *q);
+                ASSERT_EQ(lin.has_value(), feasible);
+                if (lin) ASSERT_TRUE(respects(a, *lin));
+            }
+        }
+        // insertInto: the parent's witness is a respecting linearisation of p (any), t's block the rest.
+        if (!single) continue;
+        uint32_t t = 0;
+        while (t < threads && len[t] == a.threads[t].size()) ++t;
+        if (t == threads) continue;
+        std::vector<Linearisation> pall;
+        std::vector<uint32_t> ppos(threads, 0);
+        Linearisation pcur;
+        interleavings(p, ppos, pcur, pall);
+        for (auto& base : pall) {
+            if (!respects(p, base)) continue;
+            if (auto lin = insertInto(a, base, t, uint32_t(a.threads[t].size()) - len[t], 4)) {
+                ++inserted;
+                ASSERT_TRUE(respects(a, *lin));
+            }
+            break;
+        }
+    }
+    std::printf("closure from the parent's (%u threads): %d extended, %d witnesses by insertion, %d quick ⊥\n",
+                threads, extended, inserted, bottoms);
+}
+
+TEST(VhbClosure, FromParentAgainstBruteForce) {
+    checkFromParent(2, 3000, /*multi=*/false, /*single=*/false);
+    checkFromParent(3, 1500, /*multi=*/false, /*single=*/false);
+    checkFromParent(2, 2000, /*multi=*/true, /*single=*/false);
+}
+TEST(VhbClosure, AfterOneEventAgainstBruteForce) {
+    checkFromParent(2, 3000, /*multi=*/false, /*single=*/true);
+    checkFromParent(3, 1500, /*multi=*/true, /*single=*/true);
+}
+
 } // namespace

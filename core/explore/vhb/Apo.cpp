@@ -22,14 +22,20 @@ Order::Order(const Apo& a) : nthreads_(a.threads.size()) {
     cols_.assign(n_ * words_, 0);
     // Program order (the paper's thread order TO), set directly — it is transitive already — then create → the
     // child's first event and the child's last event → join (Sec. 6, "spawn/join orderings").
+    // Bits [lo, hi) of a set, a word at a time (an Order is built per Closure call: this was a tenth of it).
+    auto setRange = [](uint64_t* set, uint32_t lo, uint32_t hi) {
+        while (lo < hi) {
+            const uint32_t w = lo >> 6, b = lo & 63, n = std::min<uint32_t>(64 - b, hi - lo);
+            set[w] |= (n == 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1)) << b;
+            lo += n;
+        }
+    };
     for (uint32_t t = 0; t < a.threads.size(); ++t) {
-        const uint32_t len = uint32_t(a.threads[t].size());
-        for (uint32_t i = 0; i < len; ++i)
-            for (uint32_t j = i + 1; j < len; ++j) {
-                uint32_t x = id(t, i), y = id(t, j);
-                row(x)[y >> 6] |= uint64_t(1) << (y & 63);
-                col(y)[x >> 6] |= uint64_t(1) << (x & 63);
-            }
+        const uint32_t begin = offset_[t], end = begin + uint32_t(a.threads[t].size());
+        for (uint32_t x = begin; x < end; ++x) {
+            setRange(row(x), x + 1, end);
+            setRange(col(x), begin, x);
+        }
     }
     for (uint32_t t = 0; t < a.threads.size(); ++t)
         for (uint32_t i = 0; i < a.threads[t].size(); ++i) {
@@ -39,6 +45,56 @@ Order::Order(const Apo& a) : nthreads_(a.threads.size()) {
             if (e.op == Op::Join) insert(id(e.other, uint32_t(a.threads[e.other].size() - 1)), id(t, i));
         }
     inserted = 0;
+}
+
+namespace {
+// n ≤ 64 bits of a bit set from bit `from` / or-ed into one at bit `to`.
+uint64_t getBits(const uint64_t* s, uint32_t from, uint32_t n) {
+    const uint32_t w = from >> 6, b = from & 63;
+    uint64_t x = s[w] >> b;
+    if (b && b + n > 64) x |= s[w + 1] << (64 - b);
+    return n == 64 ? x : x & ((uint64_t(1) << n) - 1);
+}
+void orBits(uint64_t* d, uint32_t to, uint64_t x, uint32_t n) {
+    const uint32_t w = to >> 6, b = to & 63;
+    d[w] |= x << b;
+    if (b && b + n > 64) d[w + 1] |= x >> (64 - b);
+}
+} // namespace
+
+Order Order::extend(const Order& p, const Apo& a, const std::vector<uint32_t>& len) {
+    Order q;
+    q.nthreads_ = a.threads.size();
+    for (const auto& th : a.threads) {
+        q.offset_.push_back(uint32_t(q.n_));
+        q.n_ += th.size();
+    }
+    q.words_ = (q.n_ + 63) / 64;
+    q.rows_.assign(q.n_ * q.words_, 0);
+    q.cols_.assign(q.n_ * q.words_, 0);
+    // Thread t's events keep their order: p's [p.offset_[t], + len[t]) are q's [q.offset_[t], + len[t]). Up to
+    // the end of the first thread that grew, ids are unchanged: those bits are copied a word at a time.
+    uint32_t g = 0;
+    while (g < len.size() && len[g] == a.threads[g].size()) ++g;
+    const uint32_t same = g < len.size() ? p.offset_[g] + len[g] : uint32_t(p.n_);
+    const uint32_t sameWords = same >> 6;
+    auto remap = [&](const uint64_t* src, uint64_t* dst) {
+        std::copy(src, src + sameWords, dst);
+        if (same & 63) dst[sameWords] |= getBits(src, sameWords * 64, same & 63);
+        for (uint32_t t = g + 1; t < len.size(); ++t)
+            for (uint32_t done = 0; done < len[t];) {
+                const uint32_t n = std::min<uint32_t>(64, len[t] - done);
+                if (uint64_t x = getBits(src, p.offset_[t] + done, n)) orBits(dst, q.offset_[t] + done, x, n);
+                done += n;
+            }
+    };
+    for (uint32_t t = 0; t < len.size(); ++t)
+        for (uint32_t i = 0; i < len[t]; ++i) {
+            const uint32_t from = p.offset_[t] + i, to = q.offset_[t] + i;
+            remap(p.rows_.data() + size_t(from) * p.words_, q.row(to));
+            remap(p.cols_.data() + size_t(from) * p.words_, q.col(to));
+        }
+    return q;
 }
 
 uint32_t Order::threadOf(uint32_t e) const {
@@ -84,13 +140,19 @@ void Order::computeRequired() {
         }
 }
 
-std::optional<Order> closure(const Apo& a) {
-    Order q(a);
+namespace {
+
+// Alg. 1 from q (whose orderings hold in every linearisation of a respecting the values). The passes check only
+// the reads `first` accepts while every ordering added goes into event `local` (which nothing follows); after
+// any other ordering, every read, to the fixpoint.
+template <class First>
+std::optional<Order> closeFrom(const Apo& a, Order q, First&& first, uint32_t local) {
     // Accesses by location.
     struct Access {
         uint32_t id;
         uint64_t val;  // the value read or written
         uint64_t mask; // a read: the bits it observes (a write writes the whole word)
+        bool settled = false; // a read no rule can apply to any more (below)
     };
     std::vector<std::vector<Access>> writes(a.init.size()), reads(a.init.size());
     // Every access of every event (DESIGN.md "Multi-location accesses"): a multi-word event is a read of each
@@ -100,7 +162,7 @@ std::optional<Order> closure(const Apo& a) {
         for (uint32_t i = 0; i < a.threads[t].size(); ++i) {
             const uint32_t id = q.id(t, i);
             forEachAccess(a.threads[t][i], [&](uint32_t key, bool write, uint64_t val, uint64_t mask) {
-                (write ? writes : reads)[key].push_back({id, val, mask});
+                (write ? writes : reads)[key].push_back({id, val, mask, false});
             });
         }
     // Per location, its writes as a bit set over event ids: "the writes before r" is then a column of Q masked,
@@ -114,10 +176,13 @@ std::optional<Order> closure(const Apo& a) {
     std::vector<uint32_t> visibleGood, maxBefore, between;
     auto bit = [](const uint64_t* set, uint32_t i) { return (set[i >> 6] >> (i & 63)) & 1; };
     // Alg. 1: repeat until no read violates a closure rule.
+    bool escalate = local == ~0u;
     for (bool changed = true; changed;) {
         changed = false;
+        const bool all = escalate;
         for (size_t key = 0; key < reads.size(); ++key)
-            for (const Access& r : reads[key]) {
+            for (Access& r : reads[key]) {
+                if (r.settled || (!all && !first(uint32_t(key), r.id))) continue;
                 const uint64_t v = r.val, rmask = r.mask;
                 auto good = [&](uint64_t w) { return (w & rmask) == v; };
                 // The writes of the location Q puts before r (r itself is not before r).
@@ -154,6 +219,9 @@ std::optional<Order> closure(const Apo& a) {
                 auto order = [&](uint32_t x, uint32_t y) {
                     if (q.before(x, y)) return true;
                     changed = true;
+                    // An ordering into `local` while nothing follows it adds orderings into it only: the reads
+                    // outside the first pass's set see no change (DESIGN.md "Closure from the parent's").
+                    if (y != local || !q.last(local)) escalate = true;
                     return q.insert(x, y);
                 };
                 // Rule 1 (Alg. 2): the initial value is ruled out and no good write precedes r yet: every
@@ -187,9 +255,220 @@ std::optional<Order> closure(const Apo& a) {
                     if (std::all_of(visibleGood.begin(), visibleGood.end(), [&](uint32_t g) { return q.before(g, w.id); }))
                         if (!order(r.id, w.id)) return std::nullopt;
                 }
+                // Settled: every write of the location is ordered with r and a single good one is last before
+                // it. Then every linearisation has r observe that write and no rule applies to r (Rule 1: a good
+                // write precedes r; Rule 3: the last one before r is good; Rule 2: no write is unordered with r),
+                // and orderings are only ever added, so later passes skip r.
+                writesBefore();
+                const uint64_t* after2 = q.after(r.id);
+                bool ordered = true;
+                for (size_t k = 0; k < words && ordered; ++k) {
+                    uint64_t others = wmask[key * words + k];
+                    if (k == (r.id >> 6)) others &= ~(uint64_t(1) << (r.id & 63));
+                    ordered = (others & ~(beforeR[k] | after2[k])) == 0;
+                }
+                if (ordered) {
+                    uint32_t last = ~0u, count = 0;
+                    bool lastGood = false;
+                    for (const Access& w : writes[key])
+                        if (bit(beforeR.data(), w.id) && !overwritten(w.id)) {
+                            last = w.id;
+                            lastGood = good(w.val);
+                            ++count;
+                        }
+                    r.settled = count == 1 && last != ~0u && lastGood;
+                }
             }
     }
     return q;
+}
+
+} // namespace
+
+std::optional<Order> closure(const Apo& a) {
+    return closeFrom(a, Order(a), [](uint32_t, uint32_t) { return true; }, ~0u);
+}
+
+// Why starting from the parent's closed order is sound, and why the first pass may look at the new events' reads
+// and at the reads of the locations they write only: DESIGN.md "Closure from the parent's".
+std::optional<Order> closureExtending(const Apo& a, const Order& parent, const std::vector<uint32_t>& len,
+                                      const std::vector<uint64_t>& init, bool* unsupported) {
+    auto fallback = [&]() -> std::optional<Order> {
+        if (unsupported) {
+            *unsupported = true;
+            return std::nullopt;
+        }
+        return closure(a);
+    };
+    const uint32_t nt = uint32_t(a.threads.size());
+    if (len.size() > nt || len.size() != parent.threads()) return fallback();
+    size_t total = 0;
+    for (uint32_t t = 0; t < len.size(); ++t) {
+        if (len[t] > a.threads[t].size()) return fallback();
+        total += len[t];
+    }
+    if (total != parent.size() || init.size() > a.init.size()) return fallback();
+    for (size_t k = 0; k < init.size(); ++k)
+        if (a.init[k] != init[k]) return fallback(); // an initial value learnt since: the parent's rules used 0
+    auto plen = [&](uint32_t t) { return t < len.size() ? len[t] : 0u; };
+    // The new events' written locations; creates (a new spawn ordering into old events' threads), joins in the
+    // parent of a thread that has new events, and guards on a written location are left to the full closure.
+    std::vector<std::pair<uint32_t, uint64_t>> newWrites; // (key, value), with the writing thread below
+    std::vector<uint32_t> writer, wkeys;
+    for (uint32_t t = 0; t < nt; ++t)
+        for (uint32_t i = plen(t); i < a.threads[t].size(); ++i) {
+            const SymEvent& e = a.threads[t][i];
+            if (e.op == Op::Create) return fallback();
+            forEachAccess(e, [&](uint32_t key, bool write, uint64_t val, uint64_t) {
+                if (!write) return;
+                newWrites.push_back({key, val});
+                writer.push_back(t);
+                if (std::find(wkeys.begin(), wkeys.end(), key) == wkeys.end()) wkeys.push_back(key);
+            });
+        }
+    for (uint32_t t = 0; t < nt; ++t)
+        for (uint32_t i = 0; i < a.threads[t].size(); ++i) {
+            const SymEvent& e = a.threads[t][i];
+            if (i < plen(t) && e.op == Op::Join && e.other < nt && a.threads[e.other].size() > plen(e.other))
+                return fallback();
+            if (e.guardKey != kNoKey && std::find(wkeys.begin(), wkeys.end(), e.guardKey) != wkeys.end())
+                return fallback();
+        }
+    // No new write may have a value an old read of another thread observes (an old read of its own thread is
+    // before it in every linearisation). Then in a linearisation of a respecting the values every old read
+    // observes an old write, and removing the new events leaves a linearisation of the parent respecting its
+    // values: the parent's orderings hold in all of a's. (Asking the parent's order whether such a read comes
+    // first would be circular: its orderings are only known to hold in linearisations of the parent.)
+    for (uint32_t u = 0; u < len.size(); ++u)
+        for (uint32_t i = 0; i < len[u]; ++i)
+            forEachAccess(a.threads[u][i], [&](uint32_t key, bool write, uint64_t rv, uint64_t m) {
+                if (write || std::find(wkeys.begin(), wkeys.end(), key) == wkeys.end()) return;
+                for (size_t j = 0; j < newWrites.size(); ++j)
+                    if (newWrites[j].first == key && (newWrites[j].second & m) == rv && writer[j] != u)
+                        total = ~size_t(0);
+            });
+    if (total == ~size_t(0)) return fallback();
+    Order q = Order::extend(parent, a, len);
+    // The orderings Order(a) has for the new events: program order, create → a thread's first event, the joined
+    // thread's last event → join. Each goes into a new event, so nothing between old events changes.
+    bool ok = true;
+    std::vector<uint8_t> fresh(q.size(), 0);
+    uint32_t single = ~1u, count = 0;
+    for (uint32_t t = 0; t < nt; ++t)
+        for (uint32_t i = plen(t); i < a.threads[t].size(); ++i) {
+            const uint32_t id = q.id(t, i);
+            fresh[id] = 1;
+            single = id;
+            ++count;
+            const SymEvent& e = a.threads[t][i];
+            if (i > 0) ok &= q.insert(q.id(t, i - 1), id);
+            else
+                for (uint32_t u = 0; u < nt; ++u)
+                    for (uint32_t j = 0; j < a.threads[u].size(); ++j)
+                        if (a.threads[u][j].op == Op::Create && a.threads[u][j].other == t) ok &= q.insert(q.id(u, j), id);
+            if (e.op == Op::Join && e.other < nt && !a.threads[e.other].empty())
+                ok &= q.insert(q.id(e.other, uint32_t(a.threads[e.other].size() - 1)), id);
+        }
+    if (!ok) return std::nullopt; // a cycle: no linearisation at all
+    q.inserted = 0;
+    return closeFrom(
+        a, std::move(q),
+        [&](uint32_t key, uint32_t r) { return fresh[r] || std::find(wkeys.begin(), wkeys.end(), key) != wkeys.end(); },
+        count == 1 ? single : ~1u);
+}
+
+bool consumedTwice(const Apo& a, uint32_t t) {
+    if (t >= a.threads.size() || a.threads[t].empty()) return false;
+    const SymEvent& e = a.threads[t].back();
+    if (e.op != Op::Rmw || !e.rmwWrites || e.wval == e.rval || e.accs) return false;
+    const uint32_t key = e.key;
+    const uint64_t v = e.rval;
+    // Each read-modify-write of key that reads v and writes another value observes its own write of v (or the
+    // initial value): two observing one w would have the first's write between w and the second.
+    size_t consumers = 0, sources = key < a.init.size() && a.init[key] == v;
+    for (const auto& th : a.threads)
+        for (const SymEvent& x : th) {
+            if (x.op == Op::Rmw && x.rmwWrites && x.key == key && x.rval == v && x.wval != v && !x.accs) ++consumers;
+            forEachAccess(x, [&](uint32_t k2, bool w2, uint64_t v2, uint64_t) { sources += w2 && k2 == key && v2 == v; });
+        }
+    return consumers > sources;
+}
+
+bool bottomAfter(const Apo& a, const Order& parent, uint32_t t) {
+    const uint32_t nt = uint32_t(a.threads.size());
+    if (t >= nt || a.threads[t].empty() || parent.size() + 1 != a.size() || parent.threads() != nt) return false;
+    const uint32_t len = uint32_t(a.threads[t].size()) - 1;
+    const SymEvent& e = a.threads[t][len];
+    if (e.op == Op::Create || e.op == Op::Join) return false;
+    // The parent's orderings hold in the child's linearisations only when e's writes are fresh (closureExtending).
+    bool fresh = true;
+    forEachAccess(e, [&](uint32_t key, bool write, uint64_t val, uint64_t) {
+        if (!write) return;
+        for (uint32_t u = 0; u < nt && fresh; ++u) {
+            if (u == t) continue;
+            for (const SymEvent& x : a.threads[u])
+                forEachAccess(x, [&](uint32_t k2, bool w2, uint64_t v2, uint64_t m2) {
+                    if (!w2 && k2 == key && (val & m2) == v2) fresh = false;
+                });
+        }
+    });
+    if (!fresh) return false;
+    // e's predecessors in the child's order: t's events and what precedes them, or its creator's create and what
+    // precedes that (parent ids: t's earlier events keep theirs).
+    const size_t words = parent.words();
+    std::vector<uint64_t> pred(words, 0);
+    auto addUpTo = [&](uint32_t x) {
+        const uint64_t* c = parent.beforeOf(x);
+        for (size_t k = 0; k < words; ++k) pred[k] |= c[k];
+        pred[x >> 6] |= uint64_t(1) << (x & 63);
+    };
+    if (len > 0) addUpTo(parent.id(t, len - 1));
+    else
+        for (uint32_t u = 0; u < nt; ++u)
+            for (uint32_t i = 0; i < a.threads[u].size(); ++i)
+                if (a.threads[u][i].op == Op::Create && a.threads[u][i].other == t && !(u == t && i == len))
+                    addUpTo(parent.id(u, i));
+    auto bit = [](const uint64_t* set, uint32_t i) { return (set[i >> 6] >> (i & 63)) & 1; };
+    bool bottom = false;
+    forEachAccess(e, [&](uint32_t key, bool write, uint64_t rv, uint64_t mask) {
+        if (write || bottom || key >= a.init.size()) return;
+        // The parent's writes of key: those before e, and the good ones not overwritten before e.
+        std::vector<uint32_t> ws;
+        for (uint32_t u = 0; u < nt; ++u)
+            for (uint32_t i = 0; i < a.threads[u].size(); ++i) {
+                if (u == t && i == len) continue;
+                forEachAccess(a.threads[u][i], [&](uint32_t k2, bool w2, uint64_t, uint64_t) {
+                    if (w2 && k2 == key && (ws.empty() || ws.back() != parent.id(u, i))) ws.push_back(parent.id(u, i));
+                });
+            }
+        bool anyBefore = false;
+        for (uint32_t w : ws) anyBefore |= bit(pred.data(), w);
+        if (((a.init[key] & mask) == rv) && !anyBefore) return; // the initial value may be observed
+        for (uint32_t w : ws) {
+            uint64_t val = 0;
+            bool good = false;
+            // (w's value: its write access of key)
+            const uint32_t u = parent.threadOf(w), i = w - parent.id(u, 0);
+            forEachAccess(a.threads[u][i], [&](uint32_t k2, bool w2, uint64_t v2, uint64_t) {
+                if (w2 && k2 == key) val = v2, good = true;
+            });
+            if (!good || (val & mask) != rv) continue;
+            bool overwritten = false; // a write of key after w and before e
+            const uint64_t* after = parent.after(w);
+            for (uint32_t w2 : ws) overwritten |= bit(after, w2) && bit(pred.data(), w2);
+            if (!overwritten) return; // a visible good write
+        }
+        bottom = true; // Alg. 2 line 2 on the parent's order plus e's program-order predecessors
+    });
+    return bottom;
+}
+
+std::optional<Order> closureAfter(const Apo& a, const Order& parent, uint32_t t) {
+    std::vector<uint32_t> len(parent.threads(), 0);
+    for (uint32_t u = 0; u < len.size() && u < a.threads.size(); ++u) len[u] = uint32_t(a.threads[u].size());
+    if (t >= len.size() || len[t] == 0) return closure(a);
+    --len[t];
+    return closureExtending(a, parent, len, a.init);
 }
 
 namespace {
@@ -385,6 +664,96 @@ bool respects(const Apo& a, const Linearisation& lin) {
     for (uint32_t t = 0; t < nt; ++t)
         if (pos[t] != a.threads[t].size()) return false;
     return true;
+}
+
+std::optional<Linearisation> insertInto(const Apo& a, const Linearisation& base, uint32_t t, uint32_t k,
+                                        uint32_t maxTries) {
+    const uint32_t nt = uint32_t(a.threads.size());
+    const auto& evs = a.threads[t];
+    if (k == 0 || k > evs.size() || base.size() + k != a.size() || maxTries == 0) return std::nullopt;
+    const uint32_t len = uint32_t(evs.size()) - k; // t's events in base
+    const SymEvent& first = evs[len];
+    // Where the block may go: after t's earlier events, where its first event observes its value.
+    size_t from = 0;
+    for (size_t i = 0; i < base.size(); ++i)
+        if (base[i] == t) from = i + 1;
+    // (Scratch kept across calls: this runs for every candidate of every node.)
+    thread_local std::vector<uint32_t> pos, places;
+    thread_local std::vector<uint64_t> mem;
+    pos.assign(nt, 0);
+    mem.assign(a.init.begin(), a.init.end());
+    places.clear();
+    for (size_t p = 0;; ++p) {
+        if (p >= from && first.enabledOn(mem)) places.push_back(uint32_t(p));
+        if (p == base.size()) break;
+        const uint32_t u = base[p];
+        if (u >= nt || pos[u] >= a.threads[u].size() || (u == t && pos[u] >= len)) return std::nullopt;
+        const SymEvent& e = a.threads[u][pos[u]++];
+        if (!e.enabledOn(mem)) return std::nullopt; // (base is a replayed witness: its values hold)
+        e.applyTo(mem);
+    }
+    if (places.empty()) return std::nullopt;
+    // At the end first (the common case, and the one whose child resumes the parent's state): the state there is
+    // the one just reached, and no later event can be disturbed.
+    if (places.back() == base.size()) {
+        bool ok = true;
+        for (uint32_t i = 0; i < k && ok; ++i) {
+            if (!canStep(a, nullptr, pos, mem, t)) ok = false;
+            else a.threads[t][pos[t]++].applyTo(mem);
+        }
+        if (ok) {
+            Linearisation lin;
+            lin.reserve(base.size() + k);
+            lin.assign(base.begin(), base.end());
+            lin.insert(lin.end(), k, t);
+            return lin;
+        }
+        places.pop_back();
+        if (maxTries-- <= 1) return std::nullopt;
+    }
+    if (places.size() > maxTries) places.erase(places.begin(), places.end() - maxTries);
+    // The states at the places tried (a second pass; at most maxTries copies).
+    std::vector<std::pair<std::vector<uint32_t>, std::vector<uint64_t>>> states;
+    std::fill(pos.begin(), pos.end(), 0);
+    mem.assign(a.init.begin(), a.init.end());
+    for (size_t p = 0, j = 0; j < places.size(); ++p) {
+        if (p == places[j]) {
+            states.emplace_back(pos, mem);
+            ++j;
+        }
+        if (p == base.size()) break;
+        const uint32_t u = base[p];
+        a.threads[u][pos[u]++].applyTo(mem);
+    }
+    // base respects a's events but t's block (a parent's witness): inserted at p, the block must be able to run
+    // there (canStep: values, its creator, sections, a join), must not leave an atomic section open before other
+    // threads' events, and every later event must still observe its value. Nothing else changes for them: t has no
+    // event after p, t is not finished (no join of it passes), and a section another thread is in at p makes the
+    // block's first canStep fail.
+    for (size_t j = places.size(); j-- > 0;) {
+        const uint32_t p = places[j];
+        auto& [ps, ms] = states[j];
+        bool ok = true;
+        for (uint32_t i = 0; i < k && ok; ++i) {
+            if (!canStep(a, nullptr, ps, ms, t)) ok = false;
+            else a.threads[t][ps[t]++].applyTo(ms);
+        }
+        if (!ok || (p < base.size() && exclusiveThread(a, ps) == t)) continue;
+        for (size_t i = p; i < base.size() && ok; ++i) {
+            const uint32_t u = base[i];
+            const SymEvent& e = a.threads[u][ps[u]++];
+            if (!e.enabledOn(ms)) ok = false;
+            else e.applyTo(ms);
+        }
+        if (!ok) continue;
+        Linearisation lin;
+        lin.reserve(base.size() + k);
+        lin.assign(base.begin(), base.begin() + p);
+        lin.insert(lin.end(), k, t);
+        lin.insert(lin.end(), base.begin() + p, base.end());
+        return lin;
+    }
+    return std::nullopt;
 }
 
 } // namespace skein::explore::vhb

@@ -114,6 +114,10 @@ struct Apo {
 class Order {
 public:
     explicit Order(const Apo& a);
+    // p (an order over the first len[t] events of each thread t of a) over all of a's events, the others
+    // ordered with nothing yet.
+    static Order extend(const Order& p, const Apo& a, const std::vector<uint32_t>& len);
+    size_t threads() const { return nthreads_; }
     uint32_t id(uint32_t t, uint32_t i) const { return offset_[t] + i; }
     uint32_t threadOf(uint32_t e) const;
     size_t size() const { return n_; }
@@ -122,6 +126,13 @@ public:
     const uint64_t* after(uint32_t a) const { return rows_.data() + size_t(a) * words_; }
     const uint64_t* beforeOf(uint32_t b) const { return cols_.data() + size_t(b) * words_; }
     size_t words() const { return words_; }
+    // Nothing follows a.
+    bool last(uint32_t a) const {
+        const uint64_t* r = after(a);
+        for (size_t k = 0; k < words_; ++k)
+            if (r[k]) return false;
+        return true;
+    }
     // Inserts a → b and closes transitively. False when it makes a cycle (b is already before a).
     bool insert(uint32_t a, uint32_t b);
     // For the search: the number of events of thread u that must precede e (from Q).
@@ -130,6 +141,7 @@ public:
     uint64_t inserted = 0; // orderings the closure added (beyond program order, create and join)
 
 private:
+    Order() = default;
     size_t n_ = 0, words_ = 0, nthreads_ = 0;
     std::vector<uint32_t> offset_;
     std::vector<uint64_t> rows_; // row a (words_ words from a * words_), bit b: a < b
@@ -144,6 +156,25 @@ private:
 // (a, program order + create/join), or nullopt (⊥) when some read can observe none of its good writes in any
 // linearisation. Only adds orderings that hold in every linearisation respecting the good writes.
 std::optional<Order> closure(const Apo& a);
+// The same for a = (the APO `parent` closes: the first len[t] events of each thread t, initial values `init`)
+// plus events at the ends of threads, starting from `parent` (DESIGN.md "Closure from the parent's"); falls back
+// to closure(a) when that is not known to be sound (a new write an old read may observe without being ordered
+// before it, a new create, a changed initial value). Equal answers to closure(a) are not promised: each ordering
+// either adds holds in every respecting linearisation, and Realize decides exactly.
+// With `unsupported`: instead of falling back, sets it and returns nothing.
+std::optional<Order> closureExtending(const Apo& a, const Order& parent, const std::vector<uint32_t>& len,
+                                      const std::vector<uint64_t>& init, bool* unsupported = nullptr);
+// closureExtending for one new event, the last of thread t.
+std::optional<Order> closureAfter(const Apo& a, const Order& parent, uint32_t t);
+// closureAfter's first answer without building the order: true when a read of the new event (the last of
+// thread t) has no visible good write and cannot observe the initial value on the parent's order plus the
+// event's program-order predecessors (Alg. 2 line 2) — a ⊥ closureAfter would also give. False: not known.
+bool bottomAfter(const Apo& a, const Order& parent, uint32_t t);
+// True when the last event of thread t is a read-modify-write of a location that reads v and writes another
+// value, and a has more such events (for that location and v) than writes of v plus the initial value: each
+// must observe a write of v of its own, so no linearisation respects the values (a lock while another thread
+// holds the mutex; a fetch-and-add of a value another one already took).
+bool consumedTwice(const Apo& a, uint32_t t);
 
 // A linearisation as the sequence of threads that take a step.
 using Linearisation = std::vector<uint32_t>;
@@ -181,5 +212,13 @@ std::optional<Linearisation> realize(const Apo& a, const Order& q, SearchLimits*
 
 // Does the linearisation respect the values every read must observe (and the sections, creates and joins)?
 bool respects(const Apo& a, const Linearisation& lin);
+
+// A cheap witness before Closure and Realize (DESIGN.md "Where time goes"): `base` linearises all of a's events
+// but the last `k` of thread t (a parent node's witness); each place after t's earlier events where the first of
+// the k may run is tried, from the end backwards (at most `maxTries` of them), with the k inserted there as one
+// block, and the first linearisation that respects `a` is returned. Nothing: none of those did (the extension may
+// still be realisable — ask Closure and Realize).
+std::optional<Linearisation> insertInto(const Apo& a, const Linearisation& base, uint32_t t, uint32_t k,
+                                        uint32_t maxTries);
 
 } // namespace skein::explore::vhb

@@ -33,10 +33,11 @@ std::vector<report::Decision> VhbExplorer::toSchedule(const Node& n, const Linea
     return out;
 }
 
-std::optional<std::vector<report::Decision>> VhbExplorer::realizeChild(const Node& child) {
+std::optional<std::vector<report::Decision>> VhbExplorer::realizeChild(const Node& child, const Order* parent,
+                                                                       ThreadId t) {
     auto t0 = Clock::now();
     ++closureCalls_;
-    auto q = closure(child.apo);
+    auto q = parent ? closureAfter(child.apo, *parent, t) : closure(child.apo);
     closureMs_ += msSince(t0);
     if (!q) return std::nullopt;
     orderings_ += q->inserted;
@@ -49,19 +50,20 @@ std::optional<std::vector<report::Decision>> VhbExplorer::realizeChild(const Nod
     realizeMs_ += msSince(t0);
     if (!lin) {
         ++realizeInfeasible_; // Closure did not see it: the search did, exhaustively
+        if (kTrace) std::fprintf(stderr, "  realize: infeasible after %llu states\n", (unsigned long long)limits.states);
         return std::nullopt;
     }
     return toSchedule(child, *lin);
 }
 
-void VhbExplorer::visit(const Work& w) {
+void VhbExplorer::visit(Work& w) {
     const std::vector<report::Decision>& schedule = w.schedule;
     report::Stats& st = result_.stats;
     if (w.paper && w.paper->maximalSibling && *w.paper->maximalSibling) { // App. D optimisation 2
         ++siblingsSkipped_;
         return;
     }
-    if (!replay(schedule)) {
+    if (!(w.from ? resume(w) : replay(schedule))) {
         setLimit("internal: a realisation did not replay in the executor");
         return;
     }
@@ -73,59 +75,177 @@ void VhbExplorer::visit(const Work& w) {
     // (a use after free) adds no event, only that. The values mode merges nodes of equal events and values; the
     // paper mode's CHB maps make its nodes pairwise inequivalent (Lemma C.3), so it keeps none.
     uint64_t nodeHash = hashOf(node);
-    for (ThreadId t = 0; t < ex_.numThreads(); ++t)
-        if (ex_.thread(t).state == exec::ThreadState::Stopped) nodeHash = mix(nodeHash, 0x570990000ull + t);
-    if (!opts_.vhbPaper && !visited_.insert(nodeHash).second) {
+    for (ThreadId t = 0; t < ex_->numThreads(); ++t)
+        if (ex_->thread(t).state == exec::ThreadState::Stopped) nodeHash = mix(nodeHash, 0x570990000ull + t);
+    if (!opts_.vhbPaper && !visited_.insert(nodeHash)) {
         ++revisits_;
         return;
     }
     if (kTrace) {
         std::fprintf(stderr, "node:");
-        for (const Event& e : ex_.trace())
+        for (const Event& e : ex_->trace())
             std::fprintf(stderr, " t%u:%s@%llx=%llu", e.tid, std::string(model::eventKindName(e.kind)).c_str(),
                          (unsigned long long)(e.addr & 0xffff), (unsigned long long)e.value);
         std::fprintf(stderr, "\n");
     }
-    st.events += ex_.trace().size();
-    runs_.noteRun(ex_, result_);
-    if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, ex_, schedule_)) stop_ = true;
-    const ExecStatus status = ex_.status();
-    const Extended x = opts_.vhbPaper ? extendPaper(w, node) : extendValues(node);
+    st.events += ex_->trace().size();
+    runs_.noteRun(*ex_, result_);
+    if (collect()) stop_ = true;
+    const ExecStatus status = ex_->status();
+    const Extended x = opts_.vhbPaper ? extendPaper(w, node) : extendValues(w, node);
     if (limit_) return;
     if (x.children) ++nonMaximal_;
     if (x.classes) maximal(node, status, x.classes);
 }
 
-VhbExplorer::Extended VhbExplorer::extendValues(const Node& node) {
+// collectErrors (Explorer.cpp) over the witness, carried on from the parent's state when the node resumed it:
+// races_ and raceKeys_ then hold the detector after the parent's trace and the race keys it met there (each is
+// counted again, as a full pass would: ErrorCollector::known). The same errors and counts as collectErrors.
+bool VhbExplorer::collect() {
+    bool stop = false;
+    const auto& trace = ex_->trace();
+    if (opts_.detectRaces) {
+        if (racesFrom_ == 0) {
+            races_.reset();
+            raceKeys_.clear();
+        } else {
+            for (const ErrorKey& k : raceKeys_) errors_.known(k);
+        }
+        for (uint32_t i = uint32_t(racesFrom_); i < trace.size() && !stop; ++i)
+            if (races_.onEvent(trace[i], i)) {
+                const auto& r = races_.lastRace();
+                ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
+                if (std::find(raceKeys_.begin(), raceKeys_.end(), key) != raceKeys_.end()) continue;
+                raceKeys_.push_back(key);
+                if (errors_.known(key)) continue;
+                FoundError f = raceError(*ex_, r.first, r.second);
+                stop |= errors_.add(f.key, std::move(f.report), *ex_, schedule_, f.cut);
+            }
+    }
+    for (FoundError& f : terminalErrors(*ex_)) {
+        if (stop) break;
+        stop |= errors_.add(f.key, std::move(f.report), *ex_, schedule_, f.cut);
+    }
+    return stop;
+}
+
+VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node) {
     size_t children = 0;
-    for (ThreadId t = 0; t < ex_.numThreads() && !limit_; ++t)
+    // The node's witness, as replayed and write-extended: a child's witness is most often this one with the new
+    // events inserted somewhere (insertInto), found without Closure and Realize.
+    Linearisation witness;
+    witness.reserve(ex_->trace().size());
+    for (const Event& e : ex_->trace()) witness.push_back(e.tid);
+    std::shared_ptr<Snapshot> snap; // made for the first child that appends to the witness
+    // The candidates insertInto does not place go through Closure and Realize; when there are two or more, from
+    // the node's closed order (closureAfter: one Closure of the node, then each candidate's new event only;
+    // DESIGN.md "Closure from the parent's"), else from scratch (a Closure that ends in ⊥ stops early, one that
+    // closes the node does not: one candidate does not pay for it).
+    struct Pending {
+        Node child;
+        ThreadId t;
+        size_t events;
+        uint64_t hash;
+    };
+    std::vector<Pending> pending;
+    const size_t firstChild = work_.size();
+    auto push = [&](std::vector<report::Decision>&& s, bool appends, uint64_t hash) {
+        // The witness's decisions are the schedule's prefix when the child appends to it (toSchedule recomputes a
+        // signal's choice along the linearisation, the same on the same prefix).
+        auto same = [](const report::Decision& x, const report::Decision& y) {
+            return x.thread == y.thread && x.choice == y.choice;
+        };
+        if (appends && (s.size() < schedule_.size() || !std::equal(schedule_.begin(), schedule_.end(), s.begin(), same)))
+            appends = false;
+        if (appends && !snap) snap = std::make_shared<Snapshot>(); // filled when the node is done (below)
+        work_.push_back({std::move(s), nullptr, appends ? snap : nullptr});
+        *attempted_.tryEmplace(hash, 1).first = 1;
+        ++children;
+    };
+    // Each candidate is the node with its events appended to its thread: one copy of the node (`child`), each
+    // candidate appended and taken off again; its hash is the node's per-thread hashes with its thread's continued.
+    Node child = node;
+    const size_t nt = node.apo.threads.size();
+    std::vector<uint64_t> threadH(nt);
+    for (ThreadId u = 0; u < nt; ++u) threadH[u] = threadHash(node, u, threadSeed(u));
+    for (ThreadId t = 0; t < ex_->numThreads() && !limit_; ++t)
         for (const Ext& ext : candidates(node, t)) {
-            Node child = node;
             // Keys (and initial values) the candidates met for the first time.
+            child.apo.init.resize(node.apo.init.size());
             child.apo.init.resize(init_.size());
             for (size_t k = node.apo.init.size(); k < init_.size(); ++k) child.apo.init[k] = init_[k].value_or(0);
+            const size_t len = node.apo.threads[t].size();
+            child.apo.threads[t].resize(len);
             child.apo.threads[t].insert(child.apo.threads[t].end(), ext.evs.begin(), ext.evs.end());
             child.apo.finished[t] = false;
             child.apo.openSection[t] = ext.open;
-            child.choices[t].resize(node.apo.threads[t].size());
+            child.choices[t].resize(len);
             child.choices[t].insert(child.choices[t].end(), ext.choices.begin(), ext.choices.end());
-            auto [it, fresh] = attempted_.try_emplace(hashOf(child), false);
+            uint64_t hash = 1469598103934665603ull;
+            for (ThreadId u = 0; u < nt; ++u) hash = mix(hash, u == t ? threadHash(child, t, threadH[t], len) : threadH[u]);
+            struct Restore { // the node's thread t again, however this candidate ends
+                Node& child;
+                const Node& node;
+                ThreadId t;
+                ~Restore() {
+                    child.apo.threads[t].resize(node.apo.threads[t].size());
+                    child.apo.finished[t] = node.apo.finished[t];
+                    child.apo.openSection[t] = node.apo.openSection[t];
+                    child.choices[t] = node.choices[t];
+                }
+            } restore{child, node, t};
+            auto [decided, fresh] = attempted_.tryEmplace(hash, 0);
             if (!fresh) {
-                children += it->second; // decided before: explored from there when realisable
+                children += *decided; // decided before: explored from there when realisable
                 continue;
             }
             if (kTrace)
                 std::fprintf(stderr, "  extend t%u by %zu events, first op%d key%u rval%llu wval%llu\n", t,
                              ext.evs.size(), int(ext.evs[0].op), ext.evs[0].key, (unsigned long long)ext.evs[0].rval,
                              (unsigned long long)ext.evs[0].wval);
-            if (auto s = realizeChild(child)) {
-                work_.push_back({std::move(*s), nullptr});
-                it->second = true;
-                ++children;
-            } else {
+            if (auto lin = insertInto(child.apo, witness, t, uint32_t(ext.evs.size()), kInsertTries)) {
+                ++witnessInserted_;
+                const bool appends = std::equal(witness.begin(), witness.end(), lin->begin());
+                push(toSchedule(child, *lin), appends, hash);
+            } else if (ext.evs.size() == 1 && consumedTwice(child.apo, t)) { // ⊥ without a Closure
+                ++quickBottoms_;
                 ++infeasible_;
+            } else {
+                pending.push_back({child, t, ext.evs.size(), hash});
             }
         }
+    // The node's closed order: from its parent's when that extends to it (closureExtending: no new write has a
+    // value an old read of another thread observes), else from scratch when two or more candidates need it.
+    // Its children may extend it in turn.
+    std::shared_ptr<Closed> closed;
+    auto close = [&](bool fromParent) {
+        auto t0 = Clock::now();
+        ++closureCalls_;
+        bool unsupported = false;
+        auto q = fromParent ? closureExtending(node.apo, w.closed->q, w.closed->len, w.closed->init, &unsupported)
+                            : closure(node.apo);
+        closureMs_ += msSince(t0);
+        if (!q) return; // unsupported (or ⊥, which cannot happen: the node is realisable)
+        closed = std::make_shared<Closed>(Closed{std::move(*q), {}, node.apo.init});
+        for (const auto& th : node.apo.threads) closed->len.push_back(uint32_t(th.size()));
+    };
+    // (A maximal node's order serves its final-state monitor and race search: maximal().)
+    if (incremental_ && w.closed && (!pending.empty() || children == 0)) close(true);
+    if (incremental_ && !closed && pending.size() >= 2) close(false);
+    for (Pending& p : pending) {
+        if (limit_) break;
+        if (p.events == 1 && closed && bottomAfter(p.child.apo, closed->q, p.t)) { // Closure's first ⊥, cheaply
+            ++quickBottoms_;
+            ++infeasible_;
+            continue;
+        }
+        if (auto s = realizeChild(p.child, p.events == 1 && closed ? &closed->q : nullptr, p.t))
+            push(std::move(*s), false, p.hash);
+        else ++infeasible_;
+    }
+    for (size_t i = firstChild; i < work_.size(); ++i) work_[i].closed = closed;
+    nodeClosed_ = closed;
+    if (snap) snapshot(*snap, node);
     // A node without a realisable extension is maximal: no thread can take another event in any realisation.
     return {children, children ? 0u : 1u};
 }
@@ -144,7 +264,7 @@ VhbExplorer::Extended VhbExplorer::extendPaper(const Work& w, const Node& node) 
             if (e.op == Op::Multi || e.accs)
                 setLimit("multi-word, sub-word or library (memcpy, strcmp, ...) accesses: the paper's events "
                          "access one location");
-        if (ex_.inAtomicSection(t)) setLimit("SV-COMP atomic sections");
+        if (ex_->inAtomicSection(t)) setLimit("SV-COMP atomic sections");
         const auto& mine = t < parent.apo.events.threads.size() ? parent.apo.events.threads[t] : std::vector<SymEvent>{};
         if (node.apo.threads[t].size() < mine.size()) setLimit("internal: a paper witness lost events in replay");
     }
@@ -188,21 +308,28 @@ VhbExplorer::Extended VhbExplorer::extendPaper(const Work& w, const Node& node) 
 void VhbExplorer::maximal(const Node& node, ExecStatus status, uint64_t classes) {
     report::Stats& st = result_.stats;
     if (kTrace) std::fprintf(stderr, "  maximal, status %d\n", int(status));
-    if (runs_.count(ex_, st)) stop_ = true;
+    if (runs_.count(*ex_, st)) stop_ = true;
     // Classes: complete executions, errors and deadlocks (what dfs counts as Mazurkiewicz traces).
     if (status == ExecStatus::Finished || status == ExecStatus::Error || status == ExecStatus::Running)
         classes_ += classes;
     // The paper mode reaches one value class from several nodes (different side functions or causal orders):
     // the monitor and the race search, which look at all linearisations of the values, run once per value class.
     if (opts_.vhbPaper && !maximalSeen_.insert(hashOf(node)).second) return;
+    // The node's closed order, once for the monitor and the race search (from extendValues when it has it).
+    std::optional<Order> q;
+    if (nodeClosed_ && !opts_.vhbPaper) q = nodeClosed_->q;
+    else q = closure(node.apo);
+    nodeClosed_.reset();
+    if (!q) return; // (cannot happen: the node has a witness)
+    q->computeRequired();
     if (status == ExecStatus::Finished) {
-        if (opts_.vhbFinalStates) monitorFinalStates(node);
-        else finals_.insert(ex_.finalStateHash());
+        if (opts_.vhbFinalStates) monitorFinalStates(node, *q);
+        else finals_.insert(ex_->finalStateHash());
     }
     // Races are searched in maximal nodes only: a racing prefix of any execution τ is a prefix of a
     // linearisation of τ's class, whose maximal node has τ's events and values (DESIGN.md "Data races").
     // Last: it replays other linearisations in the executor.
-    if (opts_.detectRaces && !stop_) findRaces(node);
+    if (opts_.detectRaces && !stop_) findRaces(node, *q);
 }
 
 void VhbExplorer::finishStats() {
@@ -222,6 +349,10 @@ void VhbExplorer::finishStats() {
     st.extra["realize_infeasible"] = double(realizeInfeasible_);
     st.extra["race_ms"] = raceMs_;
     st.extra["race_states"] = double(raceStates_);
+    st.extra["witness_inserted"] = double(witnessInserted_);
+    st.extra["resumed"] = double(resumed_);
+    st.extra["quick_bottoms"] = double(quickBottoms_);
+
     if (opts_.vhbPaper) { // the paper mode's Closure is PaperApo's (the values mode's counters stay 0 there)
         const paper::Counters& c = paperCounters_;
         st.extra["paper"] = 1;
@@ -247,7 +378,7 @@ report::CheckResult VhbExplorer::run() {
         work_.pop_back();
         visit(w);
         if (limit_) break;
-        finishStats();
+        if (obs_ && (++visits_ & 255) == 0) finishStats(); // for the progress reports (run() ends with it)
         if (clock_.afterExecution(result_, obs_)) stop_ = true;
     }
     if (stop_ && (errors_.limitReached() || opts_.stopOnFirstError)) result_.stoppedEarly = true;

@@ -61,7 +61,7 @@ std::vector<VhbExplorer::WordUse> VhbExplorer::readWords(const Event& e) const {
                 // write, and reading them would make a plain write read-like for nothing.
                 uint64_t other = 0;
                 for (uint64_t b = 0; b < kW; ++b)
-                    if (!((own >> (8 * b)) & 0xff) && ex_.peek(w + b, 1)) other |= uint64_t(0xff) << (8 * b);
+                    if (!((own >> (8 * b)) & 0xff) && ex_->peek(w + b, 1)) other |= uint64_t(0xff) << (8 * b);
                 if (other) m[w] |= other;
             }
     std::vector<WordUse> out;
@@ -105,21 +105,21 @@ SymEvent VhbExplorer::multiEvent(const Event& e, const SymEvent& base, const Sha
 // the end of their objects (all the bytes it could read), and the event is rebuilt from what it did.
 std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, const SymEvent& base) {
     std::vector<SymEvent> out;
-    const Event p = ex_.thread(t).pending;
+    const Event p = ex_->thread(t).pending;
     std::map<uint64_t, uint64_t> m;
     for (const WordUse& w : readWords(p)) m[w.word] |= w.mask;
     if (p.builtin && p.kind != EventKind::Write) // a string function: it may read on to its object's end
         for (int k = 0; k < 2; ++k) {
             auto [lo, hi] = p.readRange(k);
             if (lo >= hi) continue;
-            for (uint64_t b = hi; b < hi + 64 && ex_.peek(b, 1); ++b) m[wordOf(b)] |= bitsOf(wordOf(b), b, b + 1);
+            for (uint64_t b = hi; b < hi + 64 && ex_->peek(b, 1); ++b) m[wordOf(b)] |= bitsOf(wordOf(b), b, b + 1);
         }
     std::vector<WordUse> words;
     std::vector<std::vector<uint64_t>> vals;
     size_t combos = 1;
     for (auto [w, mask] : m) {
         uint32_t k = key(kMemory, w, 0);
-        if (!init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(ex_, w);
+        if (!init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(*ex_, w);
         std::set<uint64_t> vs;
         for (uint64_t v : valuesOf(n, k, {})) vs.insert(v & mask);
         words.push_back({w, mask});
@@ -141,14 +141,14 @@ std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, co
             for (uint64_t b = 0; b < kW; ++b)
                 if ((words[i].mask >> (8 * b)) & 0xff) bytes.push_back({words[i].word + b, uint8_t(v >> (8 * b))});
         }
-        if (auto c = ex_.forceStepBytes(t, bytes); c && c->trace().size() > ex_.trace().size()) {
+        if (auto c = ex_->forceStepBytes(t, bytes); c && c->trace().size() > ex_->trace().size()) {
             const Event& e2 = c->trace().back();
             if (auto s2 = symbolic(e2); s2 && !limit_) {
                 Shadow sh;
                 sh.words = readWords(e2);
                 for (const WordUse& w : sh.words) {
                     auto it = value.find(w.word);
-                    sh.read.push_back(it != value.end() ? it->second : peekWord(ex_, w.word));
+                    sh.read.push_back(it != value.end() ? it->second : peekWord(*ex_, w.word));
                 }
                 for (uint64_t w : writtenWords(e2)) sh.written.push_back(peekWord(*c, w));
                 SymEvent s = multiEvent(e2, *s2, sh);
@@ -171,13 +171,13 @@ std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, co
 // The initial value of a location is what it holds before its first write of an execution (the paper's
 // initial event, Sec. 2): learnt from the executor on the way.
 void VhbExplorer::learnInit(ThreadId t, bool stepping) {
-    const Event& p = ex_.thread(t).pending;
+    const Event& p = ex_->thread(t).pending;
     if (isMulti(p)) { // every word it touches
         for (const WordUse& w : readWords(p))
-            if (uint32_t k = key(kMemory, w.word, 0); !init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(ex_, w.word);
+            if (uint32_t k = key(kMemory, w.word, 0); !init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(*ex_, w.word);
         for (uint64_t w : writtenWords(p)) {
             uint32_t k = key(kMemory, w, 0);
-            if (!init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(ex_, w);
+            if (!init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(*ex_, w);
             if (stepping) writtenThisRun_.insert(k);
         }
         return;
@@ -185,57 +185,123 @@ void VhbExplorer::learnInit(ThreadId t, bool stepping) {
     if (!p.isMemory() || p.kind == EventKind::Free) return;
     uint32_t k = key(kMemory, p.addr, p.size);
     if (!init_[k] && !writtenThisRun_.count(k))
-        if (auto v = ex_.peek(p.addr, p.size)) init_[k] = mask(*v, p.size);
+        if (auto v = ex_->peek(p.addr, p.size)) init_[k] = mask(*v, p.size);
     if (stepping && p.writes()) writtenThisRun_.insert(k);
 }
 
 void VhbExplorer::stepExec(ThreadId t, uint32_t choice) {
     learnInit(t);
     if (sectionOf_.size() <= t) sectionOf_.resize(t + 1);
-    sectionOf_[t].push_back(ex_.atomicSectionId(t));
+    sectionOf_[t].push_back(ex_->atomicSectionId(t));
     // The shadow of a multi-word event: the words it reads before it runs, those it writes after.
-    const Event p = ex_.thread(t).pending;
-    const size_t before = ex_.trace().size();
+    const Event p = ex_->thread(t).pending;
+    const size_t before = ex_->trace().size();
     Shadow sh;
     const bool multi = isMulti(p);
     if (multi) {
         sh.words = readWords(p);
-        for (const WordUse& w : sh.words) sh.read.push_back(peekWord(ex_, w.word));
+        for (const WordUse& w : sh.words) sh.read.push_back(peekWord(*ex_, w.word));
     }
-    ex_.step(t, choice);
-    shadow_.resize(ex_.trace().size());
-    if (multi && ex_.trace().size() == before + 1) {
-        for (uint64_t w : writtenWords(ex_.trace().back())) sh.written.push_back(peekWord(ex_, w));
+    ex_->step(t, choice);
+    shadow_.resize(ex_->trace().size());
+    if (multi && ex_->trace().size() == before + 1) {
+        for (uint64_t w : writtenWords(ex_->trace().back())) sh.written.push_back(peekWord(*ex_, w));
         shadow_[before] = std::move(sh);
     }
 }
 
 bool VhbExplorer::replay(const std::vector<report::Decision>& schedule) {
-    ex_.reset();
+    ex_->reset();
+    racesFrom_ = 0;
+    buildBase_.reset();
     writtenThisRun_.clear();
     sectionOf_.clear();
     shadow_.clear();
     for (const report::Decision& d : schedule) {
-        if (d.thread >= ex_.numThreads() || !ex_.enabled(d.thread)) return false;
+        if (d.thread >= ex_->numThreads() || !ex_->enabled(d.thread)) return false;
         stepExec(d.thread, d.choice);
     }
     schedule_ = schedule;
     return true;
 }
 
+// The executor is deterministic (ARCHITECTURE.md): stepping a copy of the parent's state through the child's
+// last decisions gives the state a replay of the whole schedule would.
+bool VhbExplorer::resume(Work& w) {
+    Snapshot& s = *w.from;
+    // The executor ex_ held (whose thread ids are current) becomes the spare: the next snapshot() keeps its
+    // node's executor and carries on with the spare.
+    if (w.from.use_count() == 1) { // the last child to resume it: take it over
+        auto ex = std::move(s.ex);
+        ex->adoptThreadIds(*ex_); // ids learnt since the copy was made (Executor::adoptThreadIds)
+        spare_ = std::move(ex_);
+        ex_ = std::move(ex);
+        writtenThisRun_ = std::move(s.writtenThisRun);
+        sectionOf_ = std::move(s.sectionOf);
+        shadow_ = std::move(s.shadow);
+        races_ = std::move(s.races);
+        raceKeys_ = std::move(s.raceKeys);
+        buildBase_ = std::move(s.built);
+    } else {
+        auto ex = s.ex->clone();
+        ex->adoptThreadIds(*ex_);
+        spare_ = std::move(ex_);
+        ex_ = std::move(ex);
+        writtenThisRun_ = s.writtenThisRun;
+        sectionOf_ = s.sectionOf;
+        shadow_ = s.shadow;
+        races_ = s.races;
+        raceKeys_ = s.raceKeys;
+        buildBase_ = s.built;
+    }
+    const size_t from = s.steps;
+    racesFrom_ = s.traceLength;
+    w.from.reset();
+    for (size_t i = from; i < w.schedule.size(); ++i) {
+        const report::Decision& d = w.schedule[i];
+        if (d.thread >= ex_->numThreads() || !ex_->enabled(d.thread)) return false;
+        stepExec(d.thread, d.choice);
+    }
+    schedule_ = w.schedule;
+    ++resumed_;
+    return true;
+}
+
+// The current node's state goes into its snapshot (moved, not copied: after extendValues a non-maximal node has
+// no use for it; the next visit resumes a snapshot or replays from the initial state). The executor carries on
+// as the spare when there is one (given the current thread ids), else as a copy.
+void VhbExplorer::snapshot(Snapshot& s, const Node& node) {
+    s.steps = schedule_.size();
+    s.traceLength = ex_->trace().size();
+    if (spare_) {
+        spare_->adoptThreadIds(*ex_);
+        s.ex = std::move(ex_);
+        ex_ = std::move(spare_);
+    } else {
+        s.ex = ex_->clone();
+    }
+    s.writtenThisRun = std::move(writtenThisRun_);
+    s.sectionOf = std::move(sectionOf_);
+    s.shadow = std::move(shadow_);
+    s.races = std::move(races_);
+    s.raceKeys = std::move(raceKeys_);
+    s.built = std::move(built_);
+    s.built.node = node;
+}
+
 // WExtend (Alg. 5 line 2): run every thread through its write-like events (writes, unlocks, creates, ...) up to
 // its next read-like one. They observe nothing, so appending them keeps the node realisable.
 void VhbExplorer::writeExtend() {
-    for (bool progress = true; progress && ex_.status() == ExecStatus::Running && !limit_;) {
+    for (bool progress = true; progress && ex_->status() == ExecStatus::Running && !limit_;) {
         progress = false;
-        for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
+        for (ThreadId t = 0; t < ex_->numThreads(); ++t) {
             // An atomic section is one extension (sectionCandidates), never written out piecemeal.
-            if (!ex_.enabled(t) || ex_.inAtomicSection(t)) continue;
-            const exec::ThreadView& v = ex_.thread(t);
+            if (!ex_->enabled(t) || ex_->inAtomicSection(t)) continue;
+            const exec::ThreadView& v = ex_->thread(t);
             switch (v.pending.kind) {
             case EventKind::Write:
                 // An access of a heap object observes that it is alive (DESIGN.md "free"): read-like.
-                if (!opts_.vhbPaper && ex_.isHeapAddress(v.pending.addr)) continue;
+                if (!opts_.vhbPaper && ex_->isHeapAddress(v.pending.addr)) continue;
                 // A sub-word write reads the other bytes of its words: read-like.
                 if (isMulti(v.pending) && !readWords(v.pending).empty()) continue;
                 break;
@@ -260,7 +326,7 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     auto memory = [&]() -> bool {
         s.key = key(kMemory, e.addr, e.size);
         // It also observes that its object is alive (DESIGN.md "free"); the paper mode refuses free() instead.
-        if (!opts_.vhbPaper && ex_.isHeapAddress(e.addr)) {
+        if (!opts_.vhbPaper && ex_->isHeapAddress(e.addr)) {
             s.acc2 = Acc2::Read;
             s.key2 = key(kAlive, program::pointerObject(e.addr), 0);
             s.val2 = 0;
@@ -391,15 +457,19 @@ void VhbExplorer::addGuard(SymEvent& s, const std::vector<SymEvent>& before, Thr
 }
 
 Node VhbExplorer::build() {
-    Node n;
-    size_t nt = ex_.numThreads();
+    // A resumed node carries on from its parent's events (the same trace prefix gives the same symbolic events:
+    // keys, shadows and sections are per trace event, the waiters and freed objects are carried along).
+    BuildBase b = buildBase_ ? std::move(*buildBase_) : BuildBase{};
+    buildBase_.reset();
+    Node& n = b.node;
+    std::map<uint32_t, uint64_t>& waiters = b.waiters; // per condition variable, along the execution
+    std::set<uint32_t>& freed = b.freed; // heap objects (kAlive keys) freed so far: an access after it observes it
+    size_t nt = ex_->numThreads();
     n.apo.threads.resize(nt);
-    n.choices.resize(nt);
+    n.choices.assign(nt, {});
     for (const report::Decision& d : schedule_) n.choices[d.thread].push_back(d.choice);
-    std::map<uint32_t, uint64_t> waiters; // per condition variable, along the execution
-    std::set<uint32_t> freed;             // heap objects (kAlive keys) freed so far: an access after it observes it
-    for (size_t ti = 0; ti < ex_.trace().size(); ++ti) {
-        const Event& e = ex_.trace()[ti];
+    for (size_t ti = b.traceLength; ti < ex_->trace().size(); ++ti) {
+        const Event& e = ex_->trace()[ti];
         auto s = symbolic(e);
         auto& th = n.apo.threads[e.tid];
         SymEvent sym = s.value_or(SymEvent{});
@@ -423,27 +493,32 @@ Node VhbExplorer::build() {
     n.apo.openSection.assign(nt, false);
     for (ThreadId t = 0; t < nt; ++t) {
         const auto& th = n.apo.threads[t];
-        n.apo.finished[t] = ex_.thread(t).state == exec::ThreadState::Finished;
-        n.apo.openSection[t] = !th.empty() && th.back().section && ex_.atomicSectionId(t) == th.back().section;
+        n.apo.finished[t] = ex_->thread(t).state == exec::ThreadState::Finished;
+        n.apo.openSection[t] = !th.empty() && th.back().section && ex_->atomicSectionId(t) == th.back().section;
     }
     n.apo.init.resize(init_.size());
     for (size_t k = 0; k < init_.size(); ++k) n.apo.init[k] = init_[k].value_or(0);
-    return n;
+    built_ = BuildBase{{}, std::move(waiters), std::move(freed), ex_->trace().size()}; // snapshot() adds the node
+    return std::move(n);
 }
 
+// A fold of per-thread hashes, so that a candidate's hash is its thread's continued over the new events and the
+// others' as they were (extendValues).
 uint64_t VhbExplorer::hashOf(const Node& n) {
     uint64_t h = 1469598103934665603ull;
-    for (size_t t = 0; t < n.apo.threads.size(); ++t) {
-        h = mix(h, 0xfeed0000 + t);
-        for (size_t i = 0; i < n.apo.threads[t].size(); ++i) {
-            const SymEvent& e = n.apo.threads[t][i];
-            h = mix(mix(mix(mix(mix(h, uint64_t(e.op)), e.key), e.rval), e.wval), e.other);
-            if (e.acc2 != Acc2::None) h = mix(mix(mix(h, uint64_t(e.acc2)), e.key2), e.val2);
-            if (e.accs)
-                for (const WordAcc& w : *e.accs) h = mix(mix(mix(mix(h, w.key), w.write), w.val), w.mask);
-            if (e.role != Role::None) h = mix(h, 0x401e0000ull + uint64_t(e.role));
-            h = mix(h, i < n.choices[t].size() ? n.choices[t][i] : 0);
-        }
+    for (size_t t = 0; t < n.apo.threads.size(); ++t) h = mix(h, threadHash(n, ThreadId(t), threadSeed(ThreadId(t))));
+    return h;
+}
+
+uint64_t VhbExplorer::threadHash(const Node& n, ThreadId t, uint64_t h, size_t from) {
+    for (size_t i = from; i < n.apo.threads[t].size(); ++i) {
+        const SymEvent& e = n.apo.threads[t][i];
+        h = mix(mix(mix(mix(mix(h, uint64_t(e.op)), e.key), e.rval), e.wval), e.other);
+        if (e.acc2 != Acc2::None) h = mix(mix(mix(h, uint64_t(e.acc2)), e.key2), e.val2);
+        if (e.accs)
+            for (const WordAcc& w : *e.accs) h = mix(mix(mix(mix(h, w.key), w.write), w.val), w.mask);
+        if (e.role != Role::None) h = mix(h, 0x401e0000ull + uint64_t(e.role));
+        h = mix(h, i < n.choices[t].size() ? n.choices[t][i] : 0);
     }
     return h;
 }
@@ -469,13 +544,13 @@ std::set<uint64_t> VhbExplorer::valuesOf(const Node& n, uint32_t key, const std:
 
 std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t) {
     std::vector<Ext> out;
-    const exec::ThreadView& v = ex_.thread(t);
+    const exec::ThreadView& v = ex_->thread(t);
     if (v.state == exec::ThreadState::Finished || v.state == exec::ThreadState::Stopped) return out;
     const Event& p = v.pending;
     if (kTrace)
         std::fprintf(stderr, "  thread %u state %d pending %s\n", t, int(v.state),
                      std::string(model::eventKindName(p.kind)).c_str());
-    if (ex_.inAtomicSection(t)) return sectionCandidates(n, t);
+    if (ex_->inAtomicSection(t)) return sectionCandidates(n, t);
     auto single = [&](SymEvent e, uint32_t choice) { out.push_back({{e}, {choice}, false}); };
     if (p.kind == EventKind::Nondet) {
         for (uint32_t c = 0; c < v.choices; ++c) single(SymEvent{}, c);
@@ -525,6 +600,10 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
         single({Op::Read, base->key, 1, 0}, 0);
         return out;
     }
+    // A join of a thread that has not finished after its events in the node: no linearisation of the child has
+    // it (canStep needs the joined thread finished), so no Closure and no exhaustive Realize is spent on it —
+    // these were most of the infeasible extensions on programs whose main joins its threads.
+    if (base->op == Op::Join && (base->other >= n.apo.finished.size() || !n.apo.finished[base->other])) return out;
     if (p.kind != EventKind::Read && p.kind != EventKind::Rmw) {
         single(*base, 0);
         return out;
@@ -533,11 +612,16 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
         SymEvent s = *base;
         s.rval = val;
         if (p.kind == EventKind::Rmw) {
-            // What it writes depends on what it reads: ask the executor (on a copy).
-            auto e = ex_.probe(t, val);
-            if (!e) continue;
-            s.wval = mask(e->value2, p.size);
-            s.rmwWrites = e->rmwWrote;
+            // What it writes depends on what it reads: ask the executor (on a copy), once per thread state and
+            // value — the thread's events and their values fix its local state (Remark 1), hence the answer.
+            const uint64_t h = mix(mix(mix(threadHash(n, t), val), p.addr), 0x9e0be0000ull + t);
+            auto [it, fresh] = probes_.try_emplace(h, Probe{});
+            if (fresh) {
+                if (auto e = ex_->probe(t, val)) it->second = {mask(e->value2, p.size), e->rmwWrote, true};
+            }
+            if (!it->second.valid) continue;
+            s.wval = it->second.wval;
+            s.rmwWrites = it->second.wrote;
         }
         single(s, 0);
     }
@@ -622,7 +706,7 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             out.push_back(e);
         }
     };
-    expand(ex_);
+    expand(*ex_);
     return out;
 }
 

@@ -37,6 +37,43 @@ inline uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 1099511628211ull;
 using Clock = std::chrono::steady_clock;
 inline double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
+// 64-bit hashes with a byte each, by open addressing over a power-of-two table: the explorer's visited nodes and
+// decided extensions (hundreds of thousands; std::unordered_map's node per entry and bucket division were ~7 % of
+// ticket_lock N=5). Hash 0 is stored as 1 (they are hashes: a collision is already possible).
+class HashBytes {
+public:
+    // The byte of h (inserted as `init` when absent, then second is true). Valid until the next insertion.
+    std::pair<uint8_t*, bool> tryEmplace(uint64_t h, uint8_t init) {
+        if (h == 0) h = 1;
+        if (2 * (size_ + 1) > keys_.size()) grow();
+        const size_t m = keys_.size() - 1;
+        for (size_t i = (h ^ (h >> 29)) & m;; i = (i + 1) & m) {
+            if (keys_[i] == h) return {&vals_[i], false};
+            if (keys_[i] == 0) {
+                keys_[i] = h;
+                vals_[i] = init;
+                ++size_;
+                return {&vals_[i], true};
+            }
+        }
+    }
+    bool insert(uint64_t h) { return tryEmplace(h, 0).second; }
+
+private:
+    std::vector<uint64_t> keys_;
+    std::vector<uint8_t> vals_;
+    size_t size_ = 0;
+    void grow() {
+        std::vector<uint64_t> keys = std::move(keys_);
+        std::vector<uint8_t> vals = std::move(vals_);
+        keys_.assign(std::max<size_t>(1024, keys.size() * 2), 0);
+        vals_.assign(keys_.size(), 0);
+        size_ = 0;
+        for (size_t i = 0; i < keys.size(); ++i)
+            if (keys[i]) *tryEmplace(keys[i], vals[i]).first = vals[i];
+    }
+};
+
 // A node's events with the decisions that replay them (the choice of each event, per thread).
 struct Node {
     Apo apo;
@@ -46,7 +83,8 @@ struct Node {
 class VhbExplorer {
 public:
     VhbExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs)
-        : opts_(o), obs_(obs), clock_(o), errors_(o, obs), ex_(p, o.exec), paper_(o.vhbRoot.value_or(1), paperCounters_) {}
+        : opts_(o), obs_(obs), clock_(o), errors_(o, obs), ex_(std::make_unique<exec::Executor>(p, o.exec)),
+          paper_(o.vhbRoot.value_or(1), paperCounters_) {}
     report::CheckResult run();
 
 private:
@@ -55,7 +93,8 @@ private:
     report::CheckResult result_;
     RunClock clock_;
     ErrorCollector errors_;
-    exec::Executor ex_;
+    // The executor of the current node. A pointer: a node's children may resume a copy of it (Snapshot).
+    std::unique_ptr<exec::Executor> ex_;
     RaceDetector races_;
     // Locations: dense keys for memory words (by address, one access size each), mutexes, condition variables
     // (their waiters, as a bit set) and heap objects (alive or freed).
@@ -65,13 +104,9 @@ private:
     std::vector<uint8_t> keyKind_;
     std::vector<std::optional<uint64_t>> init_;
     std::set<uint32_t> writtenThisRun_;
-    std::unordered_set<uint64_t> visited_, finals_;
-    std::unordered_map<uint64_t, bool> attempted_; // extension → realisable (decided once)
-    struct Work {
-        std::vector<report::Decision> schedule;
-        std::shared_ptr<const paper::Node> paper; // --vhb-equivalence=paper: the node's two-sided APO and CHB map
-    };
-    std::vector<Work> work_;
+    std::unordered_set<uint64_t> finals_;
+    HashBytes visited_;
+    HashBytes attempted_; // extension → realisable (decided once)
     std::set<ErrorKey> racesFound_;
     std::vector<report::Decision> schedule_;
     std::optional<std::string> limit_;
@@ -83,6 +118,11 @@ private:
              searchStates_ = 0, revisits_ = 0, orderings_ = 0, monitorStates_ = 0;
     double closureMs_ = 0, realizeMs_ = 0, monitorMs_ = 0, raceMs_ = 0;
     uint64_t realizeInfeasible_ = 0, raceStates_ = 0;
+    uint64_t witnessInserted_ = 0; // children whose witness insertInto found (no Closure, no Realize)
+    uint64_t visits_ = 0;
+    uint64_t quickBottoms_ = 0; // candidates bottomAfter refuted (no Closure built)
+    uint64_t resumed_ = 0;         // nodes whose state was a snapshot of their parent's, stepped (no replay)
+    static constexpr uint32_t kInsertTries = 4;
 
     void setLimit(std::string why) {
         if (!limit_) limit_ = std::move(why);
@@ -104,10 +144,60 @@ private:
         std::vector<uint64_t> read, written; // in the order of words / writtenWords
     };
     std::vector<Shadow> shadow_;
+    // A visited node's state after its replay and WExtend — the executor and the replay's bookkeeping — kept for
+    // its children whose witness is the node's followed by their new events (insertInto at the end): they step
+    // it instead of replaying from the initial state (DESIGN.md "Where time goes"). Shared by those children;
+    // the last one to be visited takes it over instead of copying it.
+    // build()'s state after a trace: the node and what it carries along (cond waiters, freed objects).
+    struct BuildBase {
+        Node node;
+        std::map<uint32_t, uint64_t> waiters;
+        std::set<uint32_t> freed;
+        size_t traceLength = 0;
+    };
+    std::optional<BuildBase> buildBase_; // a resumed node's parent's (build() carries on from it)
+    BuildBase built_;                    // the last build()'s, for snapshot()
+    struct Snapshot {
+        std::unique_ptr<exec::Executor> ex;
+        std::set<uint32_t> writtenThisRun;
+        std::vector<std::vector<uint32_t>> sectionOf;
+        std::vector<Shadow> shadow;
+        size_t steps = 0; // decisions of the schedule it has taken (its node's witness, write-extended)
+        size_t traceLength = 0;
+        RaceDetector races;             // after the node's trace (collect)
+        std::vector<ErrorKey> raceKeys; // the races it met there
+        BuildBase built;
+    };
+    // The race detector's state: after the first racesFrom_ events of the trace (0 after a replay; a resumed
+    // node's parent's trace), and the race keys met there.
+    size_t racesFrom_ = 0;
+    std::vector<ErrorKey> raceKeys_;
+    bool collect();
+    // A node's closed order with what it was computed over (events per thread, initial values), for its
+    // children's closureExtending (DESIGN.md "Closure from the parent's").
+    struct Closed {
+        Order q;
+        std::vector<uint32_t> len;
+        std::vector<uint64_t> init;
+    };
+    // Closure from the node's (closureAfter) and the parent's (closureExtending); SKEIN_VHB_FULL_CLOSURE=1 closes every candidate from scratch (for
+    // A/B measurements: only the cost differs).
+    const bool incremental_ = std::getenv("SKEIN_VHB_FULL_CLOSURE") == nullptr;
+    struct Work {
+        std::vector<report::Decision> schedule;
+        std::shared_ptr<const paper::Node> paper; // --vhb-equivalence=paper: the node's two-sided APO and CHB map
+        std::shared_ptr<Snapshot> from;           // the parent's state, whose steps are schedule's prefix
+        std::shared_ptr<const Closed> closed;     // the parent's closed order
+    };
+    std::vector<Work> work_;
+    std::shared_ptr<const Closed> nodeClosed_; // the visited node's closed order, when extendValues made it
     SymEvent multiEvent(const Event& e, const SymEvent& base, const Shadow& vals);
     std::vector<SymEvent> multiCandidates(const Node& n, ThreadId t, const SymEvent& base);
     void learnInit(ThreadId t, bool stepping = true);
     bool replay(const std::vector<report::Decision>& schedule);
+    bool resume(Work& w); // w.from's state, then the rest of w.schedule
+    void snapshot(Snapshot& s, const Node& node); // the current node's state, moved into s
+    std::unique_ptr<exec::Executor> spare_;        // an executor not in use (resume, snapshot)
     void writeExtend();
     std::optional<SymEvent> symbolic(const Event& e);
     void condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId woken) const;
@@ -115,6 +205,14 @@ private:
     void addGuard(SymEvent& s, const std::vector<SymEvent>& before, ThreadId t) const;
     Node build();
     static uint64_t hashOf(const Node& n);
+    // t's events from `from` on, mixed into h.
+    static uint64_t threadHash(const Node& n, ThreadId t, uint64_t h = 1469598103934665603ull, size_t from = 0);
+    static uint64_t threadSeed(ThreadId t) { return mix(1469598103934665603ull, 0xfeed0000 + t); }
+    struct Probe {
+        uint64_t wval = 0;
+        bool wrote = false, valid = false; // valid: the executor could take the event with that value
+    };
+    std::unordered_map<uint64_t, Probe> probes_; // a read-modify-write's written value per thread state and value
     // One extension of a node by thread t: its next event, or a whole atomic section (DESIGN.md).
     struct Ext {
         std::vector<SymEvent> evs;
@@ -126,7 +224,7 @@ private:
     std::set<uint64_t> valuesOf(const Node& n, uint32_t key, const std::vector<SymEvent>& more) const;
     void stepExec(ThreadId t, uint32_t choice);
     std::vector<std::vector<uint32_t>> sectionOf_; // per thread, per event of the executor's trace: its section
-    void visit(const Work& w);
+    void visit(Work& w);
     // The two modes' extensions of a visited node (the witness replayed and write-extended, `node` built): the
     // values mode's (below) and the paper's (PaperVhb). Each pushes its children onto work_ and returns how many
     // children and how many classes (maximal traces) the node stands for.
@@ -134,16 +232,21 @@ private:
         size_t children = 0;
         uint64_t classes = 0;
     };
-    Extended extendValues(const Node& node);
+    Extended extendValues(const Work& w, const Node& node);
     Extended extendPaper(const Work& w, const Node& node);
     void maximal(const Node& node, ExecStatus status, uint64_t classes);
     paper::Counters paperCounters_;
     paper::Explorer paper_;
     std::unordered_set<uint64_t> maximalSeen_; // paper: value classes whose monitor and races already ran
-    void findRaces(const Node& n);
-    std::optional<std::vector<report::Decision>> realizeChild(const Node& child);
+    // Both take the node's closed order (with computeRequired done): every linearisation respecting the values
+    // respects it.
+    void findRaces(const Node& n, const Order& closed);
+    // Closure (from the parent's closed order when given: closureAfter; the child adds one event to thread t),
+    // then Realize: the child's witness schedule, or nothing when it is not realisable.
+    std::optional<std::vector<report::Decision>> realizeChild(const Node& child, const Order* parent = nullptr,
+                                                              ThreadId t = 0);
     std::vector<report::Decision> toSchedule(const Node& n, const Linearisation& lin) const;
-    void monitorFinalStates(const Node& n);
+    void monitorFinalStates(const Node& n, const Order& closed);
     void finishStats();
 };
 

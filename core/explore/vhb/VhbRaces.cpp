@@ -8,16 +8,14 @@ namespace skein::explore::vhb::detail {
 
 // The final-state monitor: the node fixes what every thread observes, not the order of the last writes to each
 // location; the distinct final memories are the complete linearisations' (DESIGN.md "Final states").
-void VhbExplorer::monitorFinalStates(const Node& n) {
+void VhbExplorer::monitorFinalStates(const Node& n, const Order& closed) {
     auto t0 = Clock::now();
-    auto q = closure(n.apo);
-    if (!q) return;
-    q->computeRequired();
+    const Order* q = &closed;
     std::map<uint64_t, Linearisation> memories;
     SearchLimits limits;
     limits.maxStates = 2'000'000;
     search(
-        n.apo, &*q,
+        n.apo, q,
         [&](const SearchState& s) {
             for (uint32_t t = 0; t < n.apo.threads.size(); ++t)
                 if (s.pos[t] != n.apo.threads[t].size()) return false;
@@ -30,10 +28,10 @@ void VhbExplorer::monitorFinalStates(const Node& n) {
     monitorStates_ += limits.states;
     if (limits.exhausted) runs_.addBound("vhb: the final-state monitor gave up on a class with over 2M states");
     if (memories.size() <= 1) {
-        finals_.insert(ex_.finalStateHash());
+        finals_.insert(ex_->finalStateHash());
     } else {
         for (auto& [_, lin] : memories)
-            if (replay(toSchedule(n, lin))) finals_.insert(ex_.finalStateHash());
+            if (replay(toSchedule(n, lin))) finals_.insert(ex_->finalStateHash());
     }
     monitorMs_ += msSince(t0);
 }
@@ -42,7 +40,7 @@ void VhbExplorer::monitorFinalStates(const Node& n) {
 // of the node runs back to back — then nothing orders them (DESIGN.md "Data races"). The witness execution only
 // shows the races of one linearisation, so each new event is paired with the node's earlier conflicting ones and
 // a prefix ending with the pair adjacent is searched for.
-void VhbExplorer::findRaces(const Node& n) {
+void VhbExplorer::findRaces(const Node& n, const Order& closed) {
     const auto t0 = Clock::now();
     struct Timer { // race_ms, however the search ends
         double& ms;
@@ -51,7 +49,7 @@ void VhbExplorer::findRaces(const Node& n) {
     } timer{raceMs_, t0};
     // A copy: the replays below change the executor's trace. (Any linearisation of the node has the same events
     // per thread.)
-    const std::vector<Event> trace = ex_.trace();
+    const std::vector<Event> trace = ex_->trace();
     std::vector<std::vector<uint32_t>> traceIndex(n.apo.threads.size());
     for (uint32_t i = 0; i < trace.size(); ++i) traceIndex[trace[i].tid].push_back(i);
     struct Access {
@@ -84,8 +82,8 @@ void VhbExplorer::findRaces(const Node& n) {
     };
     // Conflicting accesses: of one memory word with a write among them, a free and an access of its object,
     // or two frees of one object (as for the race detector, where a free writes its whole object).
-    auto conflict = [&](const SymEvent& a, const SymEvent& b) {
-        const auto ma = memAccs(a), mb = memAccs(b);
+    auto conflict = [&](const SymEvent& a, const SymEvent& b, const std::vector<std::pair<uint32_t, bool>>& ma,
+                        const std::vector<std::pair<uint32_t, bool>>& mb) {
         for (auto [ka, wa] : ma)
             for (auto [kb, wb] : mb)
                 if (ka == kb && (wa || wb)) return true;
@@ -149,14 +147,15 @@ void VhbExplorer::findRaces(const Node& n) {
     const Order base(n.apo);
     // Every linearisation that respects the node's values respects its closure (Closure adds only orderings that
     // hold in all of them): the searches below go through the closed order, which leaves far fewer states.
-    std::optional<Order> closed = closure(n.apo);
-    if (!closed) return; // (cannot happen: the node has a witness)
-    closed->computeRequired();
-    const Order* q = &*closed;
-    for (const Access& b : accesses) {
+    const Order* q = &closed;
+    std::vector<std::vector<std::pair<uint32_t, bool>>> maccs; // memAccs of each access, once
+    for (const Access& x : accesses) maccs.push_back(memAccs(n.apo.threads[x.t][x.i]));
+    for (size_t bi = 0; bi < accesses.size(); ++bi) {
+        const Access& b = accesses[bi];
         const SymEvent& eb = n.apo.threads[b.t][b.i];
         const Event& tb = trace[traceIndex[b.t][b.i]];
-        for (const Access& a : accesses) {
+        for (size_t ai = 0; ai < accesses.size(); ++ai) {
+            const Access& a = accesses[ai];
             // Each unordered pair once (b's thread after a's); pairs of events the parent had were tried there,
             // but with the parent's values: a node's values can make a pair adjacent that was not before.
             if (a.t >= b.t || commonLock(a.t, a.i, b.t, b.i)) continue;
@@ -164,7 +163,7 @@ void VhbExplorer::findRaces(const Node& n) {
                 continue;
             const SymEvent& ea = n.apo.threads[a.t][a.i];
             const Event& ta = trace[traceIndex[a.t][a.i]];
-            if (!conflict(ea, eb) || (ta.atomic && tb.atomic)) continue;
+            if ((ta.atomic && tb.atomic) || !conflict(ea, eb, maccs[ai], maccs[bi])) continue;
             // Locations are words, but the race detector compares bytes: accesses of different bytes of one word
             // (a char and its neighbour) do not race.
             if (!isFree(ea) && !isFree(eb) && !bytesMeet(ta, tb)) continue;
@@ -174,8 +173,18 @@ void VhbExplorer::findRaces(const Node& n) {
                 Access first = order ? b : a, second = order ? a : b;
                 const SymEvent& e1 = n.apo.threads[first.t][first.i];
                 const SymEvent& e2 = n.apo.threads[second.t][second.i];
-                const auto e1keys = memAccs(e1);
+                const auto& e1keys = maccs[order ? bi : ai];
                 if (q->before(q->id(second.t, second.i), q->id(first.t, first.i))) continue; // never in this order
+                // Between first and second the search below runs only first's atomic section and second's
+                // thread: if Q puts first's thread's next event outside that section before second, no
+                // linearisation makes the pair adjacent (ticket_lock N=5: the release store → the next
+                // thread's spin read orders every critical section; the search found that over 11 M states).
+                {
+                    uint32_t k = first.i + 1;
+                    const auto& evs = n.apo.threads[first.t];
+                    while (k < evs.size() && e1.section && evs[k].section == e1.section) ++k;
+                    if (k < evs.size() && q->before(q->id(first.t, k), q->id(second.t, second.i))) continue;
+                }
                 std::optional<Linearisation> found;
                 uint32_t firstAt = 0;
                 SearchLimits limits;
@@ -239,9 +248,9 @@ void VhbExplorer::findRaces(const Node& n) {
                     return;
                 }
                 racesFound_.insert(key);
-                const uint32_t last = uint32_t(ex_.trace().size());
-                FoundError f = raceError(ex_, firstAt, last - 1);
-                if (errors_.add(f.key, std::move(f.report), ex_, schedule_, f.cut)) stop_ = true;
+                const uint32_t last = uint32_t(ex_->trace().size());
+                FoundError f = raceError(*ex_, firstAt, last - 1);
+                if (errors_.add(f.key, std::move(f.report), *ex_, schedule_, f.cut)) stop_ = true;
                 break;
             }
             if (stop_) return;
