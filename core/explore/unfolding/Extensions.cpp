@@ -95,6 +95,8 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
     spec.label.tid = t;
     spec.pt = F_.threadMax(t);
     if (!spec.pt && t < createOf_.size() && createOf_[t]) spec.causes.push_back(createOf_[t]);
+    if (t < joinedSince_.size()) // the joins t took since its last event (autoJoins)
+        spec.causes.insert(spec.causes.end(), joinedSince_[t].begin(), joinedSince_[t].end());
     auto joined = [&](ThreadId child) { // a join follows the joined thread's last event
         UEvent* last = F_.threadMax(child);
         if (!last && child < createOf_.size()) last = createOf_[child];
@@ -196,6 +198,7 @@ void QporExplorer::blockedPlacements(ThreadId t) {
     UEvent* pt = F_.threadMax(t);
     std::vector<UEvent*> causes;
     if (!pt && t < createOf_.size() && createOf_[t]) causes.push_back(createOf_[t]);
+    if (t < joinedSince_.size()) causes.insert(causes.end(), joinedSince_[t].begin(), joinedSince_[t].end());
     if (pt && pt->label.kind == EventKind::CondWait && t < wakers_.size() && wakers_[t]) causes.push_back(wakers_[t]);
     Resource res{pending.addr, ResKind::Mutex};
     // While t stays blocked behind the same history, the walk of an earlier node already made the placements

@@ -99,6 +99,7 @@ private:
         report::Decision decision;      // executor decision that executes e (replay)
         std::vector<uint32_t> inner;    // an atomic section: the outcomes of its further steps (thread decision.thread)
         std::vector<UEvent*> en;        // en(C_d) as last computed here (reused by the child: enabledEvents)
+        std::vector<ThreadId> joins;    // joins of finished threads taken after e, each by its thread (autoJoins)
     };
 
     const program::Program& prog_;
@@ -126,6 +127,11 @@ private:
     size_t exDepth_ = 0;          // events the executor has executed since its reset
     std::vector<UEvent*> createOf_;    // thread → its create event
     std::vector<UEvent*> wakers_;      // thread → the signal/broadcast that woke it (for the re-acquire)
+    // Joins are not events of the unfolding (autoJoins): thread → the last events of the threads it joined since its
+    // last event, which are causes of its next event.
+    std::vector<std::vector<UEvent*>> joinedSince_;
+    void autoJoins(Node& n);
+    void noteJoin(ThreadId t, ThreadId joined);
     // Snapshots of the executor at depths kSnapshotEvery, 2·kSnapshotEvery, … of the current stack, so that going
     // back to a shorter C replays fewer than kSnapshotEvery events instead of the whole prefix (replaying was a sixth
     // of a run on lastwriter, thread creation included). Slot i holds depth (i + 1)·kSnapshotEvery and is valid
@@ -136,6 +142,7 @@ private:
     struct Snapshot {
         std::unique_ptr<exec::Executor> ex;
         std::vector<UEvent*> createOf, wakers;
+        std::vector<std::vector<UEvent*>> joinedSince;
         bool valid = false;
     };
     std::vector<Snapshot> snapshots_;

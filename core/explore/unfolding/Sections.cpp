@@ -151,6 +151,10 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
     }
     into.reset();
     for (const UEvent* x : order) {
+        // Joins are not events (QporExplorer::autoJoins): x's thread takes the ones before x first.
+        while (x->thread < into.numThreads() && into.enabled(x->thread) && !into.inAtomicSection(x->thread) &&
+               into.thread(x->thread).pending.kind == EventKind::ThreadJoin)
+            into.step(x->thread, 0);
         if (x->thread >= into.numThreads() || !into.enabled(x->thread) ||
             into.thread(x->thread).pending.kind != x->label.kind)
             return false;
