@@ -136,15 +136,16 @@ bool collectErrors(ErrorCollector& errors, RaceDetector* races, const exec::Exec
         races->reset();
         std::vector<ErrorKey> seen; // a race counts once per execution, however often it recurs in it
         for (uint32_t i = 0; i < trace.size() && !stop; ++i)
-            if (races->onEvent(trace[i], i)) {
-                const auto& r = races->lastRace();
-                ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
-                if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-                seen.push_back(key);
-                if (errors.known(key)) continue;
-                FoundError f = raceError(ex, r.first, r.second);
-                stop |= errors.add(f.key, std::move(f.report), ex, schedule, f.cut);
-            }
+            if (races->onEvent(trace[i], i))
+                for (const auto& r : races->races()) { // all of them: one can hide another (RaceDetector.cpp)
+                    ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
+                    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+                    seen.push_back(key);
+                    if (errors.known(key)) continue;
+                    FoundError f = raceError(ex, r.first, r.second);
+                    stop |= errors.add(f.key, std::move(f.report), ex, schedule, f.cut);
+                    if (stop) break;
+                }
     }
     for (FoundError& f : terminalErrors(ex)) {
         if (stop) break;

@@ -17,9 +17,10 @@ public:
         uint32_t first, second; // indices into the execution's event sequence
     };
     void reset();
-    // Feed each executed event in order. Returns true when it races with an earlier one (see lastRace()).
+    // Feed each executed event in order. Returns true when it races with an earlier one; races() lists every
+    // earlier access it races with, each once, in the order met (bytes in address order, reads before writes).
     bool onEvent(const model::Event& e, uint32_t index);
-    const Race& lastRace() const { return race_; }
+    const std::vector<Race>& races() const { return races_; }
 
 private:
     using Clock = std::vector<uint32_t>;
@@ -37,7 +38,7 @@ private:
     std::unordered_map<uint64_t, Clock> locks_, atomics_;
     std::unordered_map<uint64_t, Shadow> shadow_;
     std::vector<Access> accesses_;
-    Race race_{};
+    std::vector<Race> races_; // of the last event
 
     Clock& clock(model::ThreadId t);
     static void join(Clock& into, const Clock& from);

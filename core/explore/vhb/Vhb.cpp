@@ -112,15 +112,16 @@ bool VhbExplorer::collect() {
             for (const ErrorKey& k : raceKeys_) errors_.known(k);
         }
         for (uint32_t i = uint32_t(racesFrom_); i < trace.size() && !stop; ++i)
-            if (races_.onEvent(trace[i], i)) {
-                const auto& r = races_.lastRace();
-                ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
-                if (std::find(raceKeys_.begin(), raceKeys_.end(), key) != raceKeys_.end()) continue;
-                raceKeys_.push_back(key);
-                if (errors_.known(key)) continue;
-                FoundError f = raceError(*ex_, r.first, r.second);
-                stop |= errors_.add(f.key, std::move(f.report), *ex_, schedule_, f.cut);
-            }
+            if (races_.onEvent(trace[i], i))
+                for (const auto& r : races_.races()) { // all of them, as collectErrors
+                    ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
+                    if (std::find(raceKeys_.begin(), raceKeys_.end(), key) != raceKeys_.end()) continue;
+                    raceKeys_.push_back(key);
+                    if (errors_.known(key)) continue;
+                    FoundError f = raceError(*ex_, r.first, r.second);
+                    stop |= errors_.add(f.key, std::move(f.report), *ex_, schedule_, f.cut);
+                    if (stop) break;
+                }
     }
     for (FoundError& f : terminalErrors(*ex_)) {
         if (stop) break;
