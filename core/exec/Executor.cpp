@@ -64,6 +64,10 @@ void Executor::copyStateFrom(const Executor& o) {
     liveThreads_ = o.liveThreads_;
 }
 
+size_t Executor::stateBytes() const {
+    return memory_.arena().size() + trace_.size() * sizeof(Event) + threads_.size() * sizeof(Thread);
+}
+
 bool Executor::inAtomicSection(ThreadId t) const { return threads_[t]->atomicDepth > 0; }
 
 uint32_t Executor::atomicSectionId(ThreadId t) const {

@@ -90,6 +90,8 @@ public:
     // share one lineage of canonical ids — one executor steps, the others are its clones and only copy from it or
     // into it (what the explorers do) — so that one map extends the other (tests/unit/ExecutorSnapshotTest.cpp).
     void copyStateFrom(const Executor& o);
+    // About how many bytes a copy of the current state holds (memory and trace): what a snapshot costs.
+    size_t stateBytes() const;
     // Thread t is inside an SV-COMP atomic section (its pending event is part of one).
     bool inAtomicSection(ThreadId t) const;
     // 0 when thread t's pending event is outside an atomic section; else a number naming the section (equal for

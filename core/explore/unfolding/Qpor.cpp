@@ -135,7 +135,7 @@ void QporExplorer::ensureExecutorAt(size_t depth) {
 void QporExplorer::maybeSnapshot() {
     if (exDepth_ % kSnapshotEvery != 0) return;
     size_t slot = exDepth_ / kSnapshotEvery - 1;
-    if (slot >= kMaxSnapshots) return;
+    if (slot >= kMaxSnapshots || (slot + 1) * ex_.stateBytes() > kSnapshotBytes) return;
     if (snapshots_.size() <= slot) snapshots_.resize(slot + 1);
     Snapshot& s = snapshots_[slot];
     if (s.valid) return;

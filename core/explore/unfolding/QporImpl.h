@@ -136,9 +136,10 @@ private:
     // back to a shorter C replays fewer than kSnapshotEvery events instead of the whole prefix (replaying was a sixth
     // of a run on lastwriter, thread creation included). Slot i holds depth (i + 1)·kSnapshotEvery and is valid
     // while the nodes below that depth keep their events: popNode() invalidates the slots at or above the new top.
-    // At most kMaxSnapshots, each a copy of the executor (its trace included), so memory stays bounded on long
-    // executions; deeper prefixes replay from the last slot.
-    static constexpr size_t kSnapshotEvery = 8, kMaxSnapshots = 64;
+    // At most kMaxSnapshots, each a copy of the executor (its trace included), and together at most
+    // kSnapshotBytes (a program with a large array gets fewer), so memory stays bounded on long executions; deeper
+    // prefixes replay from the last slot.
+    static constexpr size_t kSnapshotEvery = 8, kMaxSnapshots = 64, kSnapshotBytes = size_t(64) << 20;
     struct Snapshot {
         std::unique_ptr<exec::Executor> ex;
         std::vector<UEvent*> createOf, wakers;
