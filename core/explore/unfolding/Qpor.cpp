@@ -60,7 +60,7 @@ void QporExplorer::resetExecution() {
 // unfolding: as soon as a thread's pending join is enabled (the joined thread has finished) it is taken, right after
 // the event that enabled it, and the joined thread's last event becomes a cause of the joiner's next event (noteJoin,
 // eventFor). A trace with the join elsewhere is the same trace, so each Mazurkiewicz trace keeps one maximal
-// configuration, with about one event fewer per join (on lastwriter N=7, 410,578 → ~110,000 events). A blocked join
+// configuration, with about one event fewer per join (on lastwriter N=7, 410,578 → 149,928 events). A blocked join
 // blocks as before; joins inside an atomic section stay part of the section's event.
 void QporExplorer::autoJoins(Node& n) {
     for (bool progress = true; progress;) {
