@@ -163,6 +163,8 @@ private:
         ThreadId owner = model::kNoThread;
     };
 
+    // The execution state below is copied in two places that must stay in step: the clone constructor and
+    // copyStateFrom (which reuses buffers and never shrinks canonicalIds_). A new member goes into both.
     const program::Program& program_;
     ExecOptions opts_;
     Memory memory_;

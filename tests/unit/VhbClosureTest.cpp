@@ -88,6 +88,23 @@ bool orders(const Linearisation& lin, uint32_t t1, uint32_t i1, uint32_t t2, uin
     return at1 < at2;
 }
 
+// A closed order q of `a`: every ordering it holds between two threads holds in every respecting linearisation
+// (`good`: Closure adds only forced orderings), and Realize on it finds a respecting linearisation exactly when one
+// exists.
+void expectForcedAndRealizable(const Apo& a, Order& q, const std::vector<Linearisation>& good, bool feasible) {
+    const uint32_t threads = uint32_t(a.threads.size());
+    for (uint32_t t1 = 0; t1 < threads; ++t1)
+        for (uint32_t i1 = 0; i1 < a.threads[t1].size(); ++i1)
+            for (uint32_t t2 = 0; t2 < threads; ++t2)
+                for (uint32_t i2 = 0; i2 < a.threads[t2].size(); ++i2)
+                    if (t1 != t2 && q.before(q.id(t1, i1), q.id(t2, i2)))
+                        for (auto& l : good) ASSERT_TRUE(orders(l, t1, i1, t2, i2));
+    q.computeRequired();
+    auto lin = realize(a, q);
+    ASSERT_EQ(lin.has_value(), feasible);
+    if (lin) ASSERT_TRUE(respects(a, *lin));
+}
+
 void check(uint32_t threads, int rounds, bool rmw, bool multi = false) {
     std::mt19937 rng(threads * 7919u + (multi ? 1 : 0));
     int feasibleCount = 0, bottoms = 0, missed = 0;
@@ -109,17 +126,8 @@ void check(uint32_t threads, int rounds, bool rmw, bool multi = false) {
             continue;
         }
         missed += !feasible; // left to Realize (DESIGN.md "Closure": no side function, so not exact)
-        // Every ordering of the closure holds in every respecting linearisation (it adds only forced orderings).
-        for (uint32_t t1 = 0; t1 < threads; ++t1)
-            for (uint32_t i1 = 0; i1 < a.threads[t1].size(); ++i1)
-                for (uint32_t t2 = 0; t2 < threads; ++t2)
-                    for (uint32_t i2 = 0; i2 < a.threads[t2].size(); ++i2)
-                        if (t1 != t2 && q->before(q->id(t1, i1), q->id(t2, i2)))
-                            for (auto& l : good) ASSERT_TRUE(orders(l, t1, i1, t2, i2));
-        q->computeRequired();
-        auto lin = realize(a, *q);
-        ASSERT_EQ(lin.has_value(), feasible);
-        if (lin) ASSERT_TRUE(respects(a, *lin));
+        expectForcedAndRealizable(a, *q, good, feasible);
+        if (::testing::Test::HasFatalFailure()) return;
     }
     std::printf("closure vs brute force (%u threads): %d orders, %d feasible, %d answered ⊥ by Closure, %d infeasible "
                 "ones left to Realize\n",
@@ -189,16 +197,8 @@ void checkFromParent(uint32_t threads, int rounds, bool multi, bool single) {
             if (!q) {
                 ASSERT_FALSE(feasible) << "closureExtending answered ⊥ on a feasible order";
             } else {
-                for (uint32_t t1 = 0; t1 < threads; ++t1)
-                    for (uint32_t i1 = 0; i1 < a.threads[t1].size(); ++i1)
-                        for (uint32_t t2 = 0; t2 < threads; ++t2)
-                            for (uint32_t i2 = 0; i2 < a.threads[t2].size(); ++i2)
-                                if (t1 != t2 && q->before(q->id(t1, i1), q->id(t2, i2)))
-                                    for (auto& l : good) ASSERT_TRUE(orders(l, t1, i1, t2, i2));
-                q->computeRequired();
-                auto lin = realize(a, *q);
-                ASSERT_EQ(lin.has_value(), feasible);
-                if (lin) ASSERT_TRUE(respects(a, *lin));
+                expectForcedAndRealizable(a, *q, good, feasible);
+                if (::testing::Test::HasFatalFailure()) return;
             }
         }
         // insertInto: the parent's witness is a respecting linearisation of p (any), t's block the rest.
