@@ -37,7 +37,10 @@ std::expected<report::CheckResult, CheckFailure> exploreProgram(const program::P
     // Cancellation reaches into long executions too (polled by the interpreter).
     explore::ExploreOptions options = req.options;
     if (options.cancelled && !options.exec.cancelled) options.exec.cancelled = options.cancelled;
+    for (uint32_t i = 0; i < req.warmRuns; ++i)
+        if (explorer->run(program, options, nullptr).explorerLimit) break; // the measured run falls back below
     report::CheckResult r = explorer->run(program, options, obs);
+    r.stats.warmRuns = req.warmRuns;
     if (r.explorerLimit && req.fallbackToDfs && req.algorithm != "dfs") {
         std::string why = *r.explorerLimit;
         r = explore::findExplorer("dfs")->run(program, options, obs);

@@ -21,6 +21,9 @@ struct CheckRequest {
     // explore it with dfs instead and say so in the result's notes.
     bool fallbackToDfs = true;
     explore::ExploreOptions options;
+    // Explore this many times first, without an observer, and discard the results: the reported run's elapsed
+    // time is then that of a warm process (caches, branch predictors, the allocator's pages). For benchmarks.
+    uint32_t warmRuns = 0;
 };
 
 struct CheckFailure {

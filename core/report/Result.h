@@ -95,6 +95,9 @@ struct Stats {
     std::map<std::string, double> extra;        // per-algorithm counters and phase times
     double elapsedMs = 0;
     double compileMs = 0;
+    // Explorations of the same program run (and discarded) in this process before the one reported, so that
+    // elapsedMs is measured with warm caches (`skein check --warm-runs=N`, for benchmarks of sub-millisecond runs).
+    uint32_t warmRuns = 0;
     uint64_t peakRssKb = 0;
 };
 

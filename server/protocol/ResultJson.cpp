@@ -16,6 +16,7 @@ json toJSON(const report::Stats& s) {
               {"elapsed_ms", s.elapsedMs},  {"compile_ms", s.compileMs}, {"peak_rss_kb", s.peakRssKb}};
     if (s.mazurkiewiczTraces) j["mazurkiewicz_traces"] = *s.mazurkiewiczTraces;
     if (s.finalStates) j["final_states"] = *s.finalStates;
+    if (s.warmRuns) j["warm_runs"] = s.warmRuns;
     if (!s.extra.empty()) j["algorithm_counters"] = s.extra;
     return j;
 }

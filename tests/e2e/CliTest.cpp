@@ -221,6 +221,27 @@ TEST_F(Cli, ExecutionBudgetIsTwo) {
     EXPECT_EQ(j["stopped_early"], true);
 }
 
+TEST_F(Cli, WarmRunsReportTheSameResultAndSayHowManyRan) {
+    // --warm-runs explores first and discards those runs: the reported run is the same exploration, errors and
+    // counters included, and stats.warm_runs says how many came before it (absent without the option).
+    std::string f = write("lost.c", kLostUpdate);
+    for (const char* algo : {"dfs", "qpor", "vhb"}) {
+        json cold = parseJson(run(std::string("check --json --algo=") + algo + " " + f));
+        Outcome r = run(std::string("check --json --warm-runs=3 --algo=") + algo + " " + f);
+        EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+        json warm = parseJson(r);
+        EXPECT_FALSE(cold["stats"].contains("warm_runs")) << algo;
+        EXPECT_EQ(warm["stats"]["warm_runs"], 3) << algo;
+        for (const char* k : {"executions", "blocked", "events", "instructions"})
+            EXPECT_EQ(warm["stats"][k], cold["stats"][k]) << algo << " " << k;
+        ASSERT_EQ(warm["errors"].size(), cold["errors"].size()) << algo;
+        for (size_t i = 0; i < cold["errors"].size(); ++i) {
+            EXPECT_EQ(warm["errors"][i]["message"], cold["errors"][i]["message"]) << algo;
+            EXPECT_EQ(warm["errors"][i]["occurrences"], cold["errors"][i]["occurrences"]) << algo;
+        }
+    }
+}
+
 TEST_F(Cli, ErrorFoundWithinBudgetIsStillOne) {
     // An error outranks the bound: the verdict is "error" even though the budget stopped the exploration.
     Outcome r = run("check --max-executions=1 " + write("race.c", kRace));
@@ -246,6 +267,8 @@ TEST(CliBadInput, BadOptionValues) {
     EXPECT_EQ(run("check --nondet=3..1 x.c").exitCode, 3);
     EXPECT_EQ(run("check --algo=no-such-explorer x.c").exitCode, 3);
     EXPECT_EQ(run("check --sarif").exitCode, 3);
+    EXPECT_EQ(run("check --warm-runs=1001 x.c").exitCode, 3);
+    EXPECT_EQ(run("check --warm-runs=-1 x.c").exitCode, 3);
     EXPECT_EQ(run("check a.c b.c").exitCode, 3);
 }
 TEST(CliBadInput, NoCommandOrUnknownCommand) {
