@@ -37,8 +37,14 @@ std::expected<report::CheckResult, CheckFailure> exploreProgram(const program::P
     // Cancellation reaches into long executions too (polled by the interpreter).
     explore::ExploreOptions options = req.options;
     if (options.cancelled && !options.exec.cancelled) options.exec.cancelled = options.cancelled;
-    for (uint32_t i = 0; i < req.warmRuns; ++i)
-        if (explorer->run(program, options, nullptr).explorerLimit) break; // the measured run falls back below
+    if (req.warmRuns > 0) {
+        // The warm-up runs free what they allocate (whatever the measured run does), so that it finds the
+        // allocator's pages warm too rather than fresh ones.
+        explore::ExploreOptions warm = options;
+        warm.freeAtEnd = true;
+        for (uint32_t i = 0; i < req.warmRuns; ++i)
+            if (explorer->run(program, warm, nullptr).explorerLimit) break; // the measured run falls back below
+    }
     report::CheckResult r = explorer->run(program, options, obs);
     r.stats.warmRuns = req.warmRuns;
     if (r.explorerLimit && req.fallbackToDfs && req.algorithm != "dfs") {

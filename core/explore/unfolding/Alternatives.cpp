@@ -28,7 +28,7 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     }
     // k events of D: e (the top node's last addition) first, then the most recently added.
     size_t dSize = 0;
-    for (const Node& n : stack_) dSize += n.Dlocal.size();
+    for (const Node& n : stack_.live()) dSize += n.Dlocal.size();
     size_t k = altK_ <= 0 ? dSize : std::min<size_t>(size_t(altK_), dSize);
     if (altK_ < 0) k = 1;
     std::vector<UEvent*>& selected = altSelected_; // the explorer's buffers: this runs once per explored event
@@ -124,22 +124,23 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     }
     // Step 5: J \ C, the events of the combination's local configurations outside C.
     std::vector<UEvent*> out, todo(combo.begin(), combo.end());
-    std::unordered_set<UEvent*> seen;
+    ++stamp_; // the comb is done with its marks: they now mean "in out"
     while (!todo.empty()) {
         UEvent* x = todo.back();
         todo.pop_back();
-        if (!x || seen.count(x) || F_.contains(x)) continue;
-        seen.insert(x);
+        if (!x || x->stamp == stamp_ || F_.contains(x)) continue;
+        x->stamp = stamp_;
         out.push_back(x);
-        for (UEvent* p : predecessors(*x)) todo.push_back(p);
+        forEachPredecessor(*x, [&](UEvent* p) {
+            todo.push_back(p);
+            return true;
+        });
     }
     if (altK_ < 0 && !out.empty()) {
         // sdpor: only one event ahead — a minimal event of J \ C (its history lies in C).
         std::sort(out.begin(), out.end(), [](UEvent* a, UEvent* b) { return a->id < b->id; });
         for (UEvent* x : out) {
-            bool minimal = true;
-            for (UEvent* p : predecessors(*x))
-                if (!F_.contains(p)) minimal = false;
+            bool minimal = forEachPredecessor(*x, [&](UEvent* p) { return F_.contains(p); });
             if (minimal) return std::vector<UEvent*>{x};
         }
     }

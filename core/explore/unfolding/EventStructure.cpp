@@ -17,10 +17,9 @@ const SummaryEntry* Summary::find(const Resource& r, ThreadId reader) const {
 // ---- Frontier ------------------------------------------------------------------------------------------------
 
 void Frontier::setEntry(const Resource& r, ThreadId reader, UEvent* e) {
-    auto key = std::make_pair(r, reader);
-    auto it = entries_.find(key);
-    undo_.push_back({Undo::Entry, 0, key, it == entries_.end() ? nullptr : it->second});
-    entries_[key] = e;
+    UEvent*& slot = entries_.try_emplace({r, reader}, nullptr).first->second;
+    undo_.push_back({Undo::Entry, 0, &slot, nullptr, slot});
+    slot = e;
 }
 
 void Frontier::push(UEvent* e) {
@@ -29,13 +28,14 @@ void Frontier::push(UEvent* e) {
     events_.push_back(e);
     e->inC = true;
     if (tmax_.size() <= e->thread) tmax_.resize(e->thread + 1, nullptr);
-    undo_.push_back({Undo::Tmax, e->thread, {}, tmax_[e->thread]});
+    undo_.push_back({Undo::Tmax, e->thread, nullptr, nullptr, tmax_[e->thread]});
     tmax_[e->thread] = e;
     for (const Access& a : e->accesses) {
         if (a.mode == Mode::Read) {
             setEntry(a.res, e->thread, e);
-            reads_[a.res].push_back(e);
-            undo_.push_back({Undo::Read, 0, {a.res, 0}, nullptr});
+            std::vector<UEvent*>& reads = reads_[a.res];
+            reads.push_back(e);
+            undo_.push_back({Undo::Read, 0, nullptr, &reads, nullptr});
         } else {
             setEntry(a.res, model::kNoThread, e);
         }
@@ -50,11 +50,8 @@ void Frontier::pop() {
         undo_.pop_back();
         switch (u.kind) {
         case Undo::Tmax: tmax_[u.t] = u.old; break;
-        case Undo::Entry:
-            if (u.old) entries_[u.key] = u.old;
-            else entries_.erase(u.key);
-            break;
-        case Undo::Read: reads_[u.key.first].pop_back(); break;
+        case Undo::Entry: *u.slot = u.old; break;
+        case Undo::Read: u.reads->pop_back(); break;
         }
     }
     events_.back()->inC = false;
@@ -245,16 +242,6 @@ const UEvent* EventStructure::conflictWitness(const UEvent* e, const Frontier& c
 
 // ---- Creation ------------------------------------------------------------------------------------------------
 
-std::vector<UEvent*> predecessors(const UEvent& e) {
-    std::vector<UEvent*> p;
-    if (e.pt) p.push_back(e.pt);
-    for (UEvent* c : e.causes)
-        if (c) p.push_back(c);
-    for (const Access& a : e.accesses)
-        if (a.parent) p.push_back(a.parent);
-    return p;
-}
-
 namespace {
 // (thread, choice, action, canonical set of maximal predecessors): determines the history, hence the event.
 // Computed from the description, before any event is allocated (most look-ups find an existing event); events do
@@ -275,11 +262,16 @@ void keyInto(std::vector<uint64_t>& key, ThreadId thread, uint32_t choice, const
     preds.resize(n);
     key.resize(5);
     key[0] = thread, key[1] = choice, key[2] = uint64_t(label.kind), key[3] = label.addr, key[4] = pt ? pt->id : 0;
-    for (size_t i = n; i-- > 0;) { // ascending ids
+    // `preds` keeps only the maximal ones too (latest first): a dominated predecessor's history is contained in
+    // its dominator's, so its summary adds nothing to the merge (mergeSummariesInto) either.
+    size_t kept = 0;
+    for (size_t i = 0; i < n; ++i) { // latest first: only an earlier-listed pred can dominate preds[i]
         bool dominated = false;
-        for (size_t j = 0; j < i && !dominated; ++j) dominated = es.leq(preds[i], preds[j]);
-        if (!dominated) key.push_back(preds[i]->id);
+        for (size_t j = 0; j < kept && !dominated; ++j) dominated = es.leq(preds[i], preds[j]);
+        if (!dominated) preds[kept++] = preds[i];
     }
+    preds.resize(kept);
+    for (size_t i = kept; i-- > 0;) key.push_back(preds[i]->id); // ascending ids
 }
 } // namespace
 
@@ -308,6 +300,7 @@ void EventStructure::mergeSummariesInto(const std::vector<UEvent*>& events, std:
         auto ib = pe.begin();
         auto later = [&](const SummaryEntry& x, const SummaryEntry& y) {
             // Both entries lie in one configuration: they are ordered; keep the later one.
+            if (x.ev == y.ev) return x; // the preds share most of their history
             if (x.reader == model::kNoThread) return nodeIn(x.ev, x.res)->depth >= nodeIn(y.ev, y.res)->depth ? x : y;
             return x.ev->tnode.depth >= y.ev->tnode.depth ? x : y;
         };

@@ -35,6 +35,8 @@ struct EventSpec {
 class Frontier {
 public:
     explicit Frontier(unsigned step) : step_(step) {}
+    Frontier(const Frontier&) = delete; // the undo log points into the maps
+    Frontier& operator=(const Frontier&) = delete;
     void push(UEvent* e);
     void pop();
     size_t size() const { return events_.size(); }
@@ -54,11 +56,14 @@ public:
 
 private:
     unsigned step_;
+    // Entries and read lists are never erased (a cleared entry is null, which every query reads as absent), so
+    // the undo log can point at them: popping an event is a few stores, not map look-ups.
     struct Undo {
         enum Kind { Tmax, Entry, Read } kind;
-        ThreadId t;
-        std::pair<Resource, ThreadId> key;
-        UEvent* old;
+        ThreadId t;                           // Tmax
+        UEvent** slot;                        // Entry: the map's value
+        std::vector<UEvent*>* reads;          // Read
+        UEvent* old;                          // Tmax, Entry
     };
     std::vector<UEvent*> events_;
     std::vector<size_t> undoMarks_;
@@ -245,9 +250,8 @@ void EventStructure::forEachImmediateConflict(const UEvent* e, Skip skip, F f) c
     }
 }
 
-// Immediate predecessors of e (pt, causes, access parents), without nulls.
-std::vector<UEvent*> predecessors(const UEvent& e);
-// The same without allocating; f returns false to stop. Returns false when stopped.
+// Calls f on each immediate predecessor of e (pt, causes, access parents; no nulls, perhaps duplicates); f returns
+// false to stop. Returns false when stopped.
 template <class F> bool forEachPredecessor(const UEvent& e, F f) {
     if (e.pt && !f(e.pt)) return false;
     for (UEvent* c : e.causes)

@@ -171,6 +171,7 @@ void QporExplorer::execute(UEvent* e, Node& n) {
     const std::vector<uint32_t>* run = runOf(e); // a section with several runs: the outcome of each step
     n.decision = {e->thread, run ? (*run)[0] : e->choice};
     n.inner.clear();
+    const size_t threadsBefore = ex_.numThreads();
     const model::Event ev = ex_.step(n.decision.thread, n.decision.choice);
     noteCreate(ev, e);
     ++exDepth_;
@@ -190,7 +191,13 @@ void QporExplorer::execute(UEvent* e, Node& n) {
     if (e->thread < joinedSince_.size()) joinedSince_[e->thread].clear(); // they are causes of e
     n.joins.clear();
     F_.push(e); // the joins look up the joined threads' last events in C
-    autoJoins(n);
+    // No join was enabled before e (each was taken at once), and a join becomes enabled only when its thread reaches
+    // it or the joined thread finishes: here only e's thread or a thread e created can have done either (a thread's
+    // state changes by its own steps). The scan looks at every thread, so skip it otherwise.
+    const exec::ThreadView& v = ex_.thread(e->thread);
+    if (ex_.numThreads() != threadsBefore || v.state == exec::ThreadState::Finished ||
+        v.state == exec::ThreadState::Stopped || v.pending.kind == EventKind::ThreadJoin)
+        autoJoins(n);
     maybeSnapshot();
     tExec_ += PhaseClock::now() - t0;
     addConflictingExtensions(e);
@@ -214,7 +221,7 @@ void QporExplorer::recordMaximal() {
 void QporExplorer::prune() {
     if (es_.uSize() < pruneThreshold_) return;
     std::vector<UEvent*> D;
-    for (const Node& n : stack_) D.insert(D.end(), n.Dlocal.begin(), n.Dlocal.end());
+    for (const Node& n : stack_.live()) D.insert(D.end(), n.Dlocal.begin(), n.Dlocal.end());
     std::vector<UEvent*> drop;
     es_.forEachInU([&](UEvent* x) {
         if (x->inD || F_.contains(x) || es_.conflictsWith(x, F_)) return;
@@ -230,7 +237,7 @@ void QporExplorer::prune() {
     }
     if (kTrace) std::fprintf(stderr, "prune: U %zu, dropped %zu\n", es_.uSize() + drop.size(), drop.size());
     std::vector<UEvent*> roots(F_.events().begin(), F_.events().end());
-    for (const Node& n : stack_) {
+    for (const Node& n : stack_.live()) {
         roots.insert(roots.end(), n.A.begin(), n.A.end());
         roots.insert(roots.end(), n.en.begin(), n.en.end()); // reused by enabledEvents
     }
@@ -247,7 +254,7 @@ void QporExplorer::prune() {
 void QporExplorer::popNode() {
     Node& n = stack_.back();
     for (UEvent* d : n.Dlocal) d->inD--;
-    stack_.pop_back();
+    stack_.pop();
     // The new top may explore another event: the snapshots past its depth no longer show the stack's prefix.
     for (size_t i = stack_.size() / kSnapshotEvery; i-- > 0 && (i + 1) * kSnapshotEvery >= stack_.size();)
         snapshots_[i].valid = false;
@@ -262,7 +269,7 @@ report::CheckResult QporExplorer::run() {
     report::Stats& st = result_.stats;
     result_.algorithm = "qpor";
     resetExecution();
-    stack_.push_back(Node{});
+    stack_.push();
     while (!stack_.empty() && !stop_) {
         size_t d = stack_.size() - 1;
         Node& n = stack_[d];
@@ -304,10 +311,9 @@ report::CheckResult QporExplorer::run() {
             n.e = e;
             n.choose = false;
             execute(e, n);
-            Node child;
-            for (UEvent* a : n.A)
+            Node& child = stack_.push(); // `n` is invalid from here
+            for (UEvent* a : stack_[d].A)
                 if (a != e) child.A.push_back(a);
-            stack_.push_back(std::move(child));
             continue;
         }
         // The subtree of C ∪ {e} is done (line 10). Now the configurations with C but without e (lines 11-12).
