@@ -20,8 +20,9 @@ static int64_t signedValue(uint64_t v, uint32_t size) {
     return int64_t((v ^ m) - m);
 }
 
-std::string describeEvent(const exec::Executor& ex, const Event& e) {
-    std::string v = ex.describeAddress(e.addr);
+namespace {
+// `v` is ex.describeAddress(e.addr), which the caller may have computed already.
+std::string describeEventAt(const exec::Executor& ex, const Event& e, const std::string& v) {
     switch (e.kind) {
     case EventKind::Read: return "R " + v + " = " + std::to_string(signedValue(e.value, e.size));
     case EventKind::Write: return "W " + v + " = " + std::to_string(signedValue(e.value, e.size));
@@ -44,6 +45,11 @@ std::string describeEvent(const exec::Executor& ex, const Event& e) {
     }
     return std::string(model::eventKindName(e.kind));
 }
+} // namespace
+
+std::string describeEvent(const exec::Executor& ex, const Event& e) {
+    return describeEventAt(ex, e, ex.describeAddress(e.addr));
+}
 
 void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, const CounterexampleCut& cut) {
     const std::vector<Event> events(ex.trace().begin(),
@@ -59,8 +65,11 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         s.thread = e.tid;
         s.location = prog.sourceLocation(e.loc);
         s.operation = std::string(model::eventKindName(e.kind));
+        // Computed once per step (the step and its graph node both show it): a counterexample is built once per
+        // distinct error, which on a small exploration is a good part of the run.
+        const std::string var = ex.describeAddress(e.addr);
         if (e.isMemory() || e.isMutexOp() || e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
-            s.variable = ex.describeAddress(e.addr);
+            s.variable = var;
         if (e.kind == EventKind::Read || e.kind == EventKind::Write || e.kind == EventKind::Rmw || e.kind == EventKind::Nondet)
             s.value = e.kind == EventKind::Nondet ? int64_t(e.value)
                                                   : signedValue(e.kind == EventKind::Rmw ? e.value2 : e.value, e.size);
@@ -70,8 +79,8 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         if (e.kind == EventKind::TryLock) s.detail = e.value ? "acquired" : "busy";
         if (e.kind == EventKind::Copy) s.detail = "from " + ex.describeAddress(e.addr2);
         if (int(i) == raceA || int(i) == raceB) s.detail += (s.detail.empty() ? "" : "; ") + std::string("racing access");
+        out.graph.nodes.push_back({uint32_t(i), e.tid, describeEventAt(ex, e, var), s.location});
         out.trace.push_back(std::move(s));
-        out.graph.nodes.push_back({uint32_t(i), e.tid, describeEvent(ex, e), prog.sourceLocation(e.loc)});
     }
     // A deadlock ends with the operation each blocked thread waits to perform.
     if (out.kind == report::ErrorKind::Deadlock) {
