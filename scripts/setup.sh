@@ -8,7 +8,8 @@ BUILD=${1:-build}
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 PACKAGES=(cmake ninja-build ccache g++ make pkg-config
-          llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19
+          llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 libpolly-19-dev lld
+          libz3-dev zlib1g-dev libzstd-dev libxml2-dev
           nlohmann-json3-dev libgtest-dev libgmock-dev libjemalloc-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
