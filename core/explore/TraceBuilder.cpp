@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <span>
+#include <unordered_map>
 
 #include "core/explore/Explorer.h"
 
@@ -52,12 +54,15 @@ std::string describeEvent(const exec::Executor& ex, const Event& e) {
 }
 
 void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, const CounterexampleCut& cut) {
-    const std::vector<Event> events(ex.trace().begin(),
-                                    ex.trace().begin() + long(std::min(cut.length, ex.trace().size())));
+    // The trace up to the cut, viewed in place: a counterexample is built once per distinct error, which on a small
+    // exploration is a good part of the run (bench/README.md).
+    const std::span<const Event> events(ex.trace().data(), std::min(cut.length, ex.trace().size()));
     int raceA = cut.raceFirst, raceB = cut.raceSecond;
     const program::Program& prog = ex.program();
     out.trace.clear();
     out.graph = {};
+    out.trace.reserve(events.size() + ex.numThreads() + 1);
+    out.graph.nodes.reserve(events.size() + ex.numThreads() + 1);
     for (size_t i = 0; i < events.size(); ++i) {
         const Event& e = events[i];
         report::TraceStep s;
@@ -114,7 +119,7 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
     std::map<model::ThreadId, uint32_t> lastOf;   // last node of each thread
     std::map<model::ThreadId, uint32_t> createOf; // the create event of each thread
     std::map<uint64_t, uint32_t> lastUnlock;
-    std::map<uint64_t, uint32_t> lastWriter;       // byte address → event
+    std::unordered_map<uint64_t, uint32_t> lastWriter; // byte address → event
     for (size_t i = 0; i < out.graph.nodes.size(); ++i) {
         model::ThreadId t = out.graph.nodes[i].thread;
         auto it = lastOf.find(t);
