@@ -666,40 +666,73 @@ bool respects(const Apo& a, const Linearisation& lin) {
     return true;
 }
 
+ReplayedBase replayBase(const Apo& a, Linearisation base) {
+    ReplayedBase r;
+    r.base = std::move(base);
+    const uint32_t nt = uint32_t(a.threads.size());
+    r.pos.assign(nt, 0);
+    r.lastStep.assign(nt, 0);
+    r.mem.assign(a.init.begin(), a.init.end());
+    r.undoAt.reserve(r.base.size() + 1);
+    const size_t keys = r.mem.size();
+    for (size_t p = 0; p < r.base.size(); ++p) {
+        r.undoAt.push_back(uint32_t(r.undo.size()));
+        const uint32_t u = r.base[p];
+        if (u >= nt || r.pos[u] >= a.threads[u].size()) return r;
+        const SymEvent& e = a.threads[u][r.pos[u]++];
+        bool known = e.guardKey == kNoKey || e.guardKey < keys;
+        forEachAccess(e, [&](uint32_t key, bool, uint64_t, uint64_t) { known &= key < keys; });
+        if (!known || !e.enabledOn(r.mem)) return r;
+        forEachAccess(e, [&](uint32_t key, bool write, uint64_t, uint64_t) {
+            if (write) r.undo.push_back({key, r.mem[key]});
+        });
+        e.applyTo(r.mem);
+        r.lastStep[u] = uint32_t(p + 1);
+    }
+    r.undoAt.push_back(uint32_t(r.undo.size()));
+    r.ok = true;
+    return r;
+}
+
 std::optional<Linearisation> insertInto(const Apo& a, const Linearisation& base, uint32_t t, uint32_t k,
                                         uint32_t maxTries) {
+    if (t >= a.threads.size() || k == 0 || k > a.threads[t].size()) return std::nullopt;
+    // The base must not take any of t's block: replay it over a with t's block left out.
+    const ReplayedBase r = replayBase(a, base);
+    if (!r.ok || r.pos[t] != a.threads[t].size() - k) return std::nullopt;
+    return insertInto(a, r, t, k, maxTries);
+}
+
+std::optional<Linearisation> insertInto(const Apo& a, const ReplayedBase& r, uint32_t t, uint32_t k,
+                                        uint32_t maxTries) {
     const uint32_t nt = uint32_t(a.threads.size());
-    const auto& evs = a.threads[t];
-    if (k == 0 || k > evs.size() || base.size() + k != a.size() || maxTries == 0) return std::nullopt;
-    const uint32_t len = uint32_t(evs.size()) - k; // t's events in base
-    const SymEvent& first = evs[len];
+    const Linearisation& base = r.base;
+    if (!r.ok || t >= nt || r.pos.size() != nt || k == 0 || k > a.threads[t].size() || base.size() + k != a.size() ||
+        maxTries == 0)
+        return std::nullopt;
+    const uint32_t len = uint32_t(a.threads[t].size()) - k; // t's events in base
+    if (r.pos[t] != len) return std::nullopt;
+    const SymEvent& first = a.threads[t][len];
     // Where the block may go: after t's earlier events, where its first event observes its value.
-    size_t from = 0;
-    for (size_t i = 0; i < base.size(); ++i)
-        if (base[i] == t) from = i + 1;
-    // (Scratch kept across calls: this runs for every candidate of every node.)
-    thread_local std::vector<uint32_t> pos, places;
+    const size_t from = r.lastStep[t];
+    // (Scratch kept across calls: this runs for every candidate of every node.) The state after base, with the
+    // keys a knows beyond the base's at their initial values (no event of the base accesses them).
+    thread_local std::vector<uint32_t> pos;
     thread_local std::vector<uint64_t> mem;
-    pos.assign(nt, 0);
-    mem.assign(a.init.begin(), a.init.end());
-    places.clear();
-    for (size_t p = 0;; ++p) {
-        if (p >= from && first.enabledOn(mem)) places.push_back(uint32_t(p));
-        if (p == base.size()) break;
-        const uint32_t u = base[p];
-        if (u >= nt || pos[u] >= a.threads[u].size() || (u == t && pos[u] >= len)) return std::nullopt;
-        const SymEvent& e = a.threads[u][pos[u]++];
-        if (!e.enabledOn(mem)) return std::nullopt; // (base is a replayed witness: its values hold)
-        e.applyTo(mem);
-    }
-    if (places.empty()) return std::nullopt;
+    pos.assign(r.pos.begin(), r.pos.end());
+    mem.assign(r.mem.begin(), r.mem.end());
+    for (size_t key = mem.size(); key < a.init.size(); ++key) mem.push_back(a.init[key]);
     // At the end first (the common case, and the one whose child resumes the parent's state): the state there is
-    // the one just reached, and no later event can be disturbed.
-    if (places.back() == base.size()) {
+    // the one after the base, and no later event can be disturbed.
+    if (first.enabledOn(mem)) {
+        thread_local std::vector<uint32_t> pos2;
+        thread_local std::vector<uint64_t> mem2;
+        pos2.assign(pos.begin(), pos.end());
+        mem2.assign(mem.begin(), mem.end());
         bool ok = true;
         for (uint32_t i = 0; i < k && ok; ++i) {
-            if (!canStep(a, nullptr, pos, mem, t)) ok = false;
-            else a.threads[t][pos[t]++].applyTo(mem);
+            if (!canStep(a, nullptr, pos2, mem2, t)) ok = false;
+            else a.threads[t][pos2[t]++].applyTo(mem2);
         }
         if (ok) {
             Linearisation lin;
@@ -708,31 +741,23 @@ std::optional<Linearisation> insertInto(const Apo& a, const Linearisation& base,
             lin.insert(lin.end(), k, t);
             return lin;
         }
-        places.pop_back();
         if (maxTries-- <= 1) return std::nullopt;
     }
-    if (places.size() > maxTries) places.erase(places.begin(), places.end() - maxTries);
-    // The states at the places tried (a second pass; at most maxTries copies).
-    std::vector<std::pair<std::vector<uint32_t>, std::vector<uint64_t>>> states;
-    std::fill(pos.begin(), pos.end(), 0);
-    mem.assign(a.init.begin(), a.init.end());
-    for (size_t p = 0, j = 0; j < places.size(); ++p) {
-        if (p == places[j]) {
-            states.emplace_back(pos, mem);
-            ++j;
-        }
-        if (p == base.size()) break;
-        const uint32_t u = base[p];
-        a.threads[u][pos[u]++].applyTo(mem);
+    // The last maxTries places before the end, latest first, with their states: walking back from the end,
+    // undoing each step (what it overwrote), down to t's last event.
+    std::vector<std::pair<size_t, std::pair<std::vector<uint32_t>, std::vector<uint64_t>>>> states;
+    for (size_t p = base.size(); p-- > from && states.size() < maxTries;) {
+        for (uint32_t j = r.undoAt[p + 1]; j-- > r.undoAt[p];) mem[r.undo[j].first] = r.undo[j].second;
+        --pos[base[p]];
+        if (first.enabledOn(mem)) states.push_back({p, {pos, mem}});
     }
     // base respects a's events but t's block (a parent's witness): inserted at p, the block must be able to run
     // there (canStep: values, its creator, sections, a join), must not leave an atomic section open before other
     // threads' events, and every later event must still observe its value. Nothing else changes for them: t has no
     // event after p, t is not finished (no join of it passes), and a section another thread is in at p makes the
     // block's first canStep fail.
-    for (size_t j = places.size(); j-- > 0;) {
-        const uint32_t p = places[j];
-        auto& [ps, ms] = states[j];
+    for (auto& [p, state] : states) {
+        auto& [ps, ms] = state;
         bool ok = true;
         for (uint32_t i = 0; i < k && ok; ++i) {
             if (!canStep(a, nullptr, ps, ms, t)) ok = false;

@@ -221,4 +221,22 @@ bool respects(const Apo& a, const Linearisation& lin);
 std::optional<Linearisation> insertInto(const Apo& a, const Linearisation& base, uint32_t t, uint32_t k,
                                         uint32_t maxTries);
 
+// insertInto's pass over `base`, made once for all the candidates of a node (they share the base: the node's
+// witness): the state after it, and what each step overwrote, so that the places are found walking back from the
+// end instead of replaying the base from the start for every candidate (DESIGN.md "Cheaper nodes").
+struct ReplayedBase {
+    Linearisation base;
+    bool ok = false;                 // every event of base can run where it is (its values, over known keys)
+    std::vector<uint32_t> pos;       // events per thread after base
+    std::vector<uint64_t> mem;       // the memory after base (keys below mem.size())
+    std::vector<uint32_t> lastStep;  // per thread: 1 + the index in base of its last event (0: none)
+    std::vector<std::pair<uint32_t, uint64_t>> undo; // (key, value before) of each word written, in base order
+    std::vector<uint32_t> undoAt;    // step p's writes are undo[undoAt[p], undoAt[p + 1])
+};
+ReplayedBase replayBase(const Apo& a, Linearisation base);
+// insertInto over a replayed base: `a` is the base's APO with k more events at the end of thread t (its other
+// threads and initial values on the keys the base knows unchanged). The same answer as insertInto(a, r.base, ...).
+std::optional<Linearisation> insertInto(const Apo& a, const ReplayedBase& r, uint32_t t, uint32_t k,
+                                        uint32_t maxTries);
+
 } // namespace skein::explore::vhb
