@@ -145,6 +145,12 @@ namespace {
 // Alg. 1 from q (whose orderings hold in every linearisation of a respecting the values). The passes check only
 // the reads `first` accepts while every ordering added goes into event `local` (which nothing follows); after
 // any other ordering, every read, to the fixpoint.
+//
+// Every set a rule looks at is a bit set over event ids, computed with Q's rows and columns a word at a time
+// (DESIGN.md "Cheaper nodes": the per-write scans were most of a from-scratch Closure):
+//   W           the writes of r's location;                G  r's good writes (of W, not r itself)
+//   B = W ∩ col(r)   the writes Q puts before r;           O  the writes w overwritten before r: row(w) ∩ B ≠ ∅
+//   visible good = G \ row(r) \ O;                        last before r = B \ O.
 template <class First>
 std::optional<Order> closeFrom(const Apo& a, Order q, First&& first, uint32_t local) {
     // Accesses by location.
@@ -153,6 +159,7 @@ std::optional<Order> closeFrom(const Apo& a, Order q, First&& first, uint32_t lo
         uint64_t val;  // the value read or written
         uint64_t mask; // a read: the bits it observes (a write writes the whole word)
         bool settled = false; // a read no rule can apply to any more (below)
+        uint32_t good = 0;    // a read: 1 + where its good writes' bit set starts in goodBits (0: not made yet)
     };
     std::vector<std::vector<Access>> writes(a.init.size()), reads(a.init.size());
     // Every access of every event (DESIGN.md "Multi-location accesses"): a multi-word event is a read of each
@@ -162,19 +169,62 @@ std::optional<Order> closeFrom(const Apo& a, Order q, First&& first, uint32_t lo
         for (uint32_t i = 0; i < a.threads[t].size(); ++i) {
             const uint32_t id = q.id(t, i);
             forEachAccess(a.threads[t][i], [&](uint32_t key, bool write, uint64_t val, uint64_t mask) {
-                (write ? writes : reads)[key].push_back({id, val, mask, false});
+                (write ? writes : reads)[key].push_back({id, val, mask, false, 0});
             });
         }
-    // Per location, its writes as a bit set over event ids: "the writes before r" is then a column of Q masked,
-    // and "w is overwritten before r" (some write between them) one AND of w's row with it — O(words), not a
-    // scan of the writes (Closure was most of vhb's time on lock-heavy programs).
     const size_t words = q.words();
     std::vector<uint64_t> wmask(writes.size() * words, 0);
     for (size_t key = 0; key < writes.size(); ++key)
         for (const Access& w : writes[key]) wmask[key * words + (w.id >> 6)] |= uint64_t(1) << (w.id & 63);
-    std::vector<uint64_t> beforeR(words);
-    std::vector<uint32_t> visibleGood, maxBefore, between;
+    size_t nreads = 0;
+    for (auto& rs : reads) nreads += rs.size();
+    // Each read's good writes, made when the read is first looked at (a Closure that ends in ⊥ early does not pay
+    // for the others).
+    std::vector<uint64_t> goodBits(nreads * words, 0);
+    uint32_t goodAt = 0;
+    auto goodOf = [&](size_t key, Access& r) -> const uint64_t* {
+        if (r.good == 0) {
+            r.good = goodAt + 1;
+            for (const Access& w : writes[key])
+                if (w.id != r.id && (w.val & r.mask) == r.val) goodBits[goodAt + (w.id >> 6)] |= uint64_t(1) << (w.id & 63);
+            goodAt += uint32_t(words);
+        }
+        return &goodBits[r.good - 1];
+    };
+    std::vector<uint64_t> B(words), visible(words), maxB(words), tmp(words);
     auto bit = [](const uint64_t* set, uint32_t i) { return (set[i >> 6] >> (i & 63)) & 1; };
+    auto empty = [&](const std::vector<uint64_t>& x) {
+        for (size_t k = 0; k < words; ++k)
+            if (x[k]) return false;
+        return true;
+    };
+    auto single = [&](const std::vector<uint64_t>& x) { // exactly one bit set
+        size_t c = 0;
+        for (size_t k = 0; k < words && c < 2; ++k)
+            if (x[k]) c += (x[k] & (x[k] - 1)) ? 2 : 1;
+        return c == 1;
+    };
+    auto firstBit = [&](const std::vector<uint64_t>& x) {
+        for (size_t k = 0; k < words; ++k)
+            if (x[k]) return uint32_t(k * 64 + size_t(__builtin_ctzll(x[k])));
+        return ~0u;
+    };
+    // The Q-least element of ys (every other one follows it), when there is one (it is unique).
+    auto minimum = [&](const std::vector<uint64_t>& ys) -> std::optional<uint32_t> {
+        for (size_t w = 0; w < words; ++w)
+            for (uint64_t bits = ys[w]; bits; bits &= bits - 1) {
+                const uint32_t m = uint32_t(w * 64 + size_t(__builtin_ctzll(bits)));
+                const uint64_t* row = q.after(m);
+                bool least = true;
+                for (size_t k = 0; k < words && least; ++k) {
+                    uint64_t others = ys[k];
+                    if (k == (m >> 6)) others &= ~(uint64_t(1) << (m & 63));
+                    least = (others & ~row[k]) == 0;
+                }
+                if (least) return m;
+            }
+        return std::nullopt;
+    };
     // Alg. 1: repeat until no read violates a closure rule.
     bool escalate = local == ~0u;
     for (bool changed = true; changed;) {
@@ -183,39 +233,48 @@ std::optional<Order> closeFrom(const Apo& a, Order q, First&& first, uint32_t lo
         for (size_t key = 0; key < reads.size(); ++key)
             for (Access& r : reads[key]) {
                 if (r.settled || (!all && !first(uint32_t(key), r.id))) continue;
-                const uint64_t v = r.val, rmask = r.mask;
-                auto good = [&](uint64_t w) { return (w & rmask) == v; };
-                // The writes of the location Q puts before r (r itself is not before r).
+                const uint64_t* W = &wmask[key * words];
+                const uint64_t* G = goodOf(key, r);
+                // Some write of the location is Q-between w and r (in B, after w): w cannot be the one r observes.
+                auto overwritten = [&](uint32_t w) {
+                    const uint64_t* row = q.after(w);
+                    for (size_t k = 0; k < words; ++k)
+                        if (row[k] & B[k]) return true;
+                    return false;
+                };
+                // B and B \ O for the current Q.
                 auto writesBefore = [&] {
                     const uint64_t* col = q.beforeOf(r.id);
                     bool any = false;
                     for (size_t k = 0; k < words; ++k) {
-                        beforeR[k] = col[k] & wmask[key * words + k];
-                        any |= beforeR[k] != 0;
+                        B[k] = col[k] & W[k];
+                        any |= B[k] != 0;
+                    }
+                    for (size_t w = 0; w < words; ++w) {
+                        maxB[w] = B[w];
+                        for (uint64_t bits = B[w]; bits; bits &= bits - 1) {
+                            const uint32_t x = uint32_t(w * 64 + size_t(__builtin_ctzll(bits)));
+                            if (overwritten(x)) maxB[w] &= ~(uint64_t(1) << (x & 63));
+                        }
                     }
                     return any;
                 };
                 const bool someWriteBefore = writesBefore();
-                // Some write of the location is Q-between w and r: w cannot be the one r observes.
-                auto overwritten = [&](uint32_t w) {
-                    const uint64_t* row = q.after(w);
-                    for (size_t k = 0; k < words; ++k)
-                        if (row[k] & beforeR[k]) return true;
-                    return false;
-                };
                 const uint64_t* afterR = q.after(r.id);
-                visibleGood.clear(); // VisibleW_Q(r) ∩ GoodW(r)
-                for (const Access& w : writes[key])
-                    if (w.id != r.id && good(w.val) && !bit(afterR, w.id) && !overwritten(w.id)) visibleGood.push_back(w.id);
+                bool anyVisible = false, visibleBefore = false; // VisibleW_Q(r) ∩ GoodW(r), and one of it before r
+                const uint64_t* colR = q.beforeOf(r.id);
+                for (size_t w = 0; w < words; ++w) {
+                    visible[w] = G[w] & ~afterR[w];
+                    for (uint64_t bits = visible[w]; bits; bits &= bits - 1) {
+                        const uint32_t x = uint32_t(w * 64 + size_t(__builtin_ctzll(bits)));
+                        if (overwritten(x)) visible[w] &= ~(uint64_t(1) << (x & 63));
+                    }
+                    anyVisible |= visible[w] != 0;
+                    visibleBefore |= (visible[w] & colR[w]) != 0;
+                }
                 // The initial value is observable while no write is ordered before r.
-                const bool initOk = good(a.init[key]) && !someWriteBefore;
-                if (visibleGood.empty() && !initOk) return std::nullopt; // Alg. 2 line 2
-                auto minimum = [&](const std::vector<uint32_t>& ys) -> std::optional<uint32_t> {
-                    for (uint32_t m : ys)
-                        if (std::all_of(ys.begin(), ys.end(), [&](uint32_t y) { return y == m || q.before(m, y); }))
-                            return m;
-                    return std::nullopt;
-                };
+                const bool initOk = (a.init[key] & r.mask) == r.val && !someWriteBefore;
+                if (!anyVisible && !initOk) return std::nullopt; // Alg. 2 line 2
                 auto order = [&](uint32_t x, uint32_t y) {
                     if (q.before(x, y)) return true;
                     changed = true;
@@ -226,57 +285,58 @@ std::optional<Order> closeFrom(const Apo& a, Order q, First&& first, uint32_t lo
                 };
                 // Rule 1 (Alg. 2): the initial value is ruled out and no good write precedes r yet: every
                 // realisation puts one before r, so the Q-least of them (when there is one) precedes r.
-                if (!initOk && std::none_of(visibleGood.begin(), visibleGood.end(),
-                                            [&](uint32_t g) { return q.before(g, r.id); }))
-                    if (auto m = minimum(visibleGood); m && !order(*m, r.id)) return std::nullopt;
+                bool inserted = false;
+                if (!initOk && !visibleBefore)
+                    if (auto m = minimum(visible)) {
+                        if (!order(*m, r.id)) return std::nullopt;
+                        inserted = true;
+                    }
                 // Rule 3 (Alg. 4): the last write known to precede r is bad: a good write must come between it
                 // and r; the Q-least candidate (when there is one) follows it.
-                writesBefore(); // (Rule 1 may have put writes before r)
-                maxBefore.clear(); // the writes Q puts last before r (not overwritten)
-                for (const Access& w : writes[key])
-                    if (bit(beforeR.data(), w.id) && !overwritten(w.id)) maxBefore.push_back(w.id);
-                if (maxBefore.size() == 1) {
-                    uint32_t b = maxBefore[0];
-                    bool bad = true;
-                    for (const Access& w : writes[key])
-                        if (w.id == b) bad = !good(w.val);
-                    if (bad) {
-                        between.clear();
-                        for (uint32_t g : visibleGood)
-                            if (!q.before(g, b)) between.push_back(g);
-                        if (between.empty()) return std::nullopt;
-                        if (auto m = minimum(between); m && !order(b, *m)) return std::nullopt;
+                if (inserted) writesBefore(); // (Rule 1 put writes before r)
+                if (single(maxB)) {
+                    const uint32_t b = firstBit(maxB);
+                    if (!bit(G, b)) {
+                        const uint64_t* colB = q.beforeOf(b);
+                        for (size_t k = 0; k < words; ++k) tmp[k] = visible[k] & ~colB[k]; // good writes not before b
+                        if (empty(tmp)) return std::nullopt;
+                        if (auto m = minimum(tmp); m && !order(b, *m)) return std::nullopt;
                     }
                 }
                 // Rule 2 (Alg. 3): a bad write unordered with r that every good write precedes cannot precede r
                 // (the last write before r would be bad): r precedes it.
-                for (const Access& w : writes[key]) {
-                    if (w.id == r.id || good(w.val) || q.before(w.id, r.id) || q.before(r.id, w.id)) continue;
-                    if (std::all_of(visibleGood.begin(), visibleGood.end(), [&](uint32_t g) { return q.before(g, w.id); }))
-                        if (!order(r.id, w.id)) return std::nullopt;
+                for (size_t w = 0; w < words; ++w) {
+                    uint64_t bad = W[w] & ~G[w];
+                    if (w == (r.id >> 6)) bad &= ~(uint64_t(1) << (r.id & 63));
+                    for (; bad; bad &= bad - 1) {
+                        const uint32_t x = uint32_t(w * 64 + size_t(__builtin_ctzll(bad)));
+                        if (q.before(x, r.id) || q.before(r.id, x)) continue;
+                        const uint64_t* colX = q.beforeOf(x);
+                        bool allBefore = true;
+                        for (size_t k = 0; k < words && allBefore; ++k) allBefore = (visible[k] & ~colX[k]) == 0;
+                        if (allBefore && !order(r.id, x)) return std::nullopt;
+                    }
                 }
                 // Settled: every write of the location is ordered with r and a single good one is last before
                 // it. Then every linearisation has r observe that write and no rule applies to r (Rule 1: a good
                 // write precedes r; Rule 3: the last one before r is good; Rule 2: no write is unordered with r),
                 // and orderings are only ever added, so later passes skip r.
-                writesBefore();
+                const uint64_t* col2 = q.beforeOf(r.id);
                 const uint64_t* after2 = q.after(r.id);
                 bool ordered = true;
                 for (size_t k = 0; k < words && ordered; ++k) {
-                    uint64_t others = wmask[key * words + k];
+                    uint64_t others = W[k];
                     if (k == (r.id >> 6)) others &= ~(uint64_t(1) << (r.id & 63));
-                    ordered = (others & ~(beforeR[k] | after2[k])) == 0;
+                    ordered = (others & ~(col2[k] | after2[k])) == 0;
                 }
                 if (ordered) {
-                    uint32_t last = ~0u, count = 0;
-                    bool lastGood = false;
-                    for (const Access& w : writes[key])
-                        if (bit(beforeR.data(), w.id) && !overwritten(w.id)) {
-                            last = w.id;
-                            lastGood = good(w.val);
-                            ++count;
-                        }
-                    r.settled = count == 1 && last != ~0u && lastGood;
+                    writesBefore();
+                    if (single(maxB)) {
+                        const uint32_t last = firstBit(maxB);
+                        r.settled = std::any_of(writes[key].begin(), writes[key].end(), [&](const Access& w) {
+                            return w.id == last && (w.val & r.mask) == r.val;
+                        });
+                    }
                 }
             }
     }
