@@ -173,10 +173,10 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
     };
     // Each candidate is the node with its events appended to its thread: one copy of the node (`child`), each
     // candidate appended and taken off again; its hash is the node's per-thread hashes with its thread's continued.
-    Node child = node;
+    Node child{node.apo, node.choices, {}, {}}; // (without the hashes: a candidate's are computed below)
     const size_t nt = node.apo.threads.size();
     std::vector<uint64_t> threadH(nt);
-    for (ThreadId u = 0; u < nt; ++u) threadH[u] = threadHash(node, u, threadSeed(u));
+    for (ThreadId u = 0; u < nt; ++u) threadH[u] = nodeThreadHash(node, u);
     for (ThreadId t = 0; t < ex_->numThreads() && !limit_; ++t)
         for (const Ext& ext : candidates(node, t)) {
             // Keys (and initial values) the candidates met for the first time.
