@@ -454,6 +454,77 @@ bool consumedTwice(const Apo& a, uint32_t t) {
     return consumers > sources;
 }
 
+bool bottomInSection(const Apo& a, uint32_t t) {
+    if (t >= a.threads.size() || a.threads[t].empty()) return false;
+    const auto& evs = a.threads[t];
+    const size_t n = evs.size() - 1;
+    const SymEvent& r = evs[n];
+    if (r.op != Op::Read || r.accs || r.acc2 != Acc2::None || r.guardKey != kNoKey) return false;
+    const uint32_t x = r.key;
+    auto accesses = [](const SymEvent& e, uint32_t key, bool writesOnly) {
+        bool hit = false;
+        forEachAccess(e, [&](uint32_t k, bool write, uint64_t, uint64_t) { hit |= k == key && (write || !writesOnly); });
+        return hit;
+    };
+    auto isLock = [](const SymEvent& e) {
+        return e.op == Op::Rmw && e.rmwWrites && e.rval == 0 && e.wval == 1 && !e.accs && e.acc2 == Acc2::None;
+    };
+    // a: t's last access of x before r, and the value it leaves there (only single-location accesses of x).
+    size_t ai = n;
+    uint64_t va = 0;
+    for (size_t i = n; i-- > 0;) {
+        const SymEvent& e = evs[i];
+        if (!accesses(e, x, false)) continue;
+        if (e.accs || e.key != x || e.acc2 != Acc2::None) return false;
+        if (e.op == Op::Read) va = e.rval;
+        else if (e.op == Op::Write) va = e.wval;
+        else if (e.op == Op::Rmw) va = e.rmwWrites ? e.wval : e.rval;
+        else return false;
+        ai = i;
+        break;
+    }
+    if (ai == n || va == r.rval) return false;
+    // m: the location of a lock of t before a that t does not write again up to r (t holds m from before a to r).
+    uint32_t m = kNoKey;
+    std::vector<uint32_t> written;
+    for (size_t i = n; i-- > 0;) {
+        const SymEvent& e = evs[i];
+        if (i < ai && isLock(e) && std::find(written.begin(), written.end(), e.key) == written.end()) {
+            m = e.key;
+            break;
+        }
+        forEachAccess(e, [&](uint32_t k, bool write, uint64_t, uint64_t) {
+            if (write) written.push_back(k);
+        });
+    }
+    if (m == kNoKey || m == x || m >= a.init.size() || a.init[m] != 0) return false;
+    // Mutual exclusion on m in every linearisation respecting the values: each thread's writes of m alternate a
+    // lock and a release (a write of 0) from an initial 0, so m is 1 exactly while one thread is between a lock and
+    // its release, and a lock (which reads 0) never starts while another thread is. Every write of x by another
+    // thread happens there, so none falls between a and r, inside t's critical section.
+    for (uint32_t u = 0; u < a.threads.size(); ++u) {
+        bool inside = false;
+        for (const SymEvent& e : a.threads[u]) {
+            const bool wm = accesses(e, m, true), wx = accesses(e, x, true);
+            if (wm && wx) return false;
+            if (wx && u != t && !inside) return false;
+            if (!wm) continue;
+            if (isLock(e)) {
+                if (inside) return false;
+                inside = true;
+                continue;
+            }
+            bool release = !e.reads() || e.key != m; // a write of 0 that does not read m
+            forEachAccess(e, [&](uint32_t k, bool write, uint64_t v, uint64_t) {
+                if (k == m && (!write || v != 0)) release = false;
+            });
+            if (!release || !inside) return false;
+            inside = false;
+        }
+    }
+    return true;
+}
+
 bool bottomAfter(const Apo& a, const Order& parent, uint32_t t) {
     const uint32_t nt = uint32_t(a.threads.size());
     if (t >= nt || a.threads[t].empty() || parent.size() + 1 != a.size() || parent.threads() != nt) return false;

@@ -175,6 +175,13 @@ bool bottomAfter(const Apo& a, const Order& parent, uint32_t t);
 // must observe a write of v of its own, so no linearisation respects the values (a lock while another thread
 // holds the mutex; a fetch-and-add of a value another one already took).
 bool consumedTwice(const Apo& a, uint32_t t);
+// True when the last event of thread t is a plain read r of x that cannot observe its value because t holds a
+// lock m around it (DESIGN.md "Cheaper nodes", ⊥ in a critical section): t accessed x after its lock of m, every
+// write of x by another thread is made while its thread holds m, and every thread's writes of m alternate a lock
+// (a read-modify-write 0 → 1) and a release (a write of 0), from an initial 0 — then no write of x by another
+// thread can come between t's last access a of x and r, so r observes what a left (a's value), and r's value is
+// another one. False: not known.
+bool bottomInSection(const Apo& a, uint32_t t);
 
 // A linearisation as the sequence of threads that take a step.
 using Linearisation = std::vector<uint32_t>;
