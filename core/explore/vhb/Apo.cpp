@@ -461,7 +461,9 @@ bool bottomInSection(const Apo& a, uint32_t t) {
     const SymEvent& r = evs[n];
     if (r.op != Op::Read || r.accs || r.acc2 != Acc2::None || r.guardKey != kNoKey) return false;
     const uint32_t x = r.key;
+    // Does e access key (write it, with writesOnly)? (Most events have one access: no forEachAccess.)
     auto accesses = [](const SymEvent& e, uint32_t key, bool writesOnly) {
+        if (!e.accs && e.acc2 == Acc2::None) return e.key == key && (e.writes() || (!writesOnly && e.reads()));
         bool hit = false;
         forEachAccess(e, [&](uint32_t k, bool write, uint64_t, uint64_t) { hit |= k == key && (write || !writesOnly); });
         return hit;
@@ -469,10 +471,24 @@ bool bottomInSection(const Apo& a, uint32_t t) {
     auto isLock = [](const SymEvent& e) {
         return e.op == Op::Rmw && e.rmwWrites && e.rval == 0 && e.wval == 1 && !e.accs && e.acc2 == Acc2::None;
     };
-    // a: t's last access of x before r, and the value it leaves there (only single-location accesses of x).
+    // m: the location of t's latest lock that t does not write again up to r: t holds m from there (li) to r.
+    uint32_t m = kNoKey;
+    size_t li = 0;
+    for (size_t i = n; i-- > 0 && m == kNoKey;) {
+        const SymEvent& e = evs[i];
+        if (!isLock(e)) continue;
+        bool again = false;
+        for (size_t j = i + 1; j < n && !again; ++j) again = accesses(evs[j], e.key, true);
+        if (again) continue;
+        m = e.key;
+        li = i;
+    }
+    if (m == kNoKey) return false;
+    // a: t's last access of x after li, and the value it leaves there (only single-location accesses of x);
+    // none: ai == n.
     size_t ai = n;
     uint64_t va = 0;
-    for (size_t i = n; i-- > 0;) {
+    for (size_t i = n; i-- > li + 1;) {
         const SymEvent& e = evs[i];
         if (!accesses(e, x, false)) continue;
         if (e.accs || e.key != x || e.acc2 != Acc2::None) return false;
@@ -483,31 +499,27 @@ bool bottomInSection(const Apo& a, uint32_t t) {
         ai = i;
         break;
     }
-    if (ai == n || va == r.rval) return false;
-    // m: the location of a lock of t before a that t does not write again up to r (t holds m from before a to r).
-    uint32_t m = kNoKey;
-    std::vector<uint32_t> written;
-    for (size_t i = n; i-- > 0;) {
-        const SymEvent& e = evs[i];
-        if (i < ai && isLock(e) && std::find(written.begin(), written.end(), e.key) == written.end()) {
-            m = e.key;
-            break;
-        }
-        forEachAccess(e, [&](uint32_t k, bool write, uint64_t, uint64_t) {
-            if (write) written.push_back(k);
-        });
-    }
+    if (ai != n && va == r.rval) return false;
     if (m == kNoKey || m == x || m >= a.init.size() || a.init[m] != 0) return false;
     // Mutual exclusion on m in every linearisation respecting the values: each thread's writes of m alternate a
     // lock and a release (a write of 0) from an initial 0, so m is 1 exactly while one thread is between a lock and
     // its release, and a lock (which reads 0) never starts while another thread is. Every write of x by another
-    // thread happens there, so none falls between a and r, inside t's critical section.
+    // thread happens there. t never releases m after its lock li (r is its last event): so every other thread's
+    // critical section, and hence every write of x of another thread, comes before that lock, and none between
+    // it and r. With a: r observes what a left. Without a: r observes the last write of x overall — t's own come
+    // before the lock too — so one that is the last write of x of its thread (or the initial value when there is
+    // no write of x).
+    bool anyWrite = false, lastOk = false;
     for (uint32_t u = 0; u < a.threads.size(); ++u) {
         bool inside = false;
-        for (const SymEvent& e : a.threads[u]) {
+        const SymEvent* lastWrite = nullptr;
+        for (size_t i = 0; i < a.threads[u].size(); ++i) {
+            const SymEvent& e = a.threads[u][i];
             const bool wm = accesses(e, m, true), wx = accesses(e, x, true);
-            if (wm && wx) return false;
-            if (wx && u != t && !inside) return false;
+            if (wx) {
+                if (wm || (u != t && !inside) || e.accs || e.key != x || e.acc2 != Acc2::None) return false;
+                lastWrite = &e;
+            }
             if (!wm) continue;
             if (isLock(e)) {
                 if (inside) return false;
@@ -521,8 +533,14 @@ bool bottomInSection(const Apo& a, uint32_t t) {
             if (!release || !inside) return false;
             inside = false;
         }
+        if (u == t && inside != true) return false; // (t holds m at r: its lock li is its last write of m)
+        if (lastWrite) {
+            anyWrite = true;
+            lastOk |= lastWrite->wval == r.rval;
+        }
     }
-    return true;
+    if (ai != n) return true; // r's value is not what a left
+    return anyWrite ? !lastOk : a.init[x] != r.rval;
 }
 
 bool bottomAfter(const Apo& a, const Order& parent, uint32_t t) {
