@@ -454,6 +454,14 @@ bool consumedTwice(const Apo& a, uint32_t t) {
     return consumers > sources;
 }
 
+namespace {
+[[gnu::noinline]] bool accessesAny(const SymEvent& e, uint32_t key, bool writesOnly) {
+    bool hit = false;
+    forEachAccess(e, [&](uint32_t k, bool write, uint64_t, uint64_t) { hit |= k == key && (write || !writesOnly); });
+    return hit;
+}
+} // namespace
+
 bool bottomInSection(const Apo& a, uint32_t t) {
     if (t >= a.threads.size() || a.threads[t].empty()) return false;
     const auto& evs = a.threads[t];
@@ -462,11 +470,10 @@ bool bottomInSection(const Apo& a, uint32_t t) {
     if (r.op != Op::Read || r.accs || r.acc2 != Acc2::None || r.guardKey != kNoKey) return false;
     const uint32_t x = r.key;
     // Does e access key (write it, with writesOnly)? (Most events have one access: no forEachAccess.)
-    auto accesses = [](const SymEvent& e, uint32_t key, bool writesOnly) {
-        if (!e.accs && e.acc2 == Acc2::None) return e.key == key && (e.writes() || (!writesOnly && e.reads()));
-        bool hit = false;
-        forEachAccess(e, [&](uint32_t k, bool write, uint64_t, uint64_t) { hit |= k == key && (write || !writesOnly); });
-        return hit;
+    auto accesses = [](const SymEvent& e, uint32_t key, bool writesOnly) __attribute__((always_inline)) {
+        if (!e.accs && e.acc2 == Acc2::None) [[likely]]
+            return e.key == key && (e.writes() || (!writesOnly && e.reads()));
+        return accessesAny(e, key, writesOnly);
     };
     auto isLock = [](const SymEvent& e) {
         return e.op == Op::Rmw && e.rmwWrites && e.rval == 0 && e.wval == 1 && !e.accs && e.acc2 == Acc2::None;
@@ -823,19 +830,29 @@ ReplayedBase replayBase(const Apo& a, Linearisation base) {
     r.lastStep.assign(nt, 0);
     r.mem.assign(a.init.begin(), a.init.end());
     r.undoAt.reserve(r.base.size() + 1);
+    r.undo.reserve(r.base.size());
     const size_t keys = r.mem.size();
     for (size_t p = 0; p < r.base.size(); ++p) {
         r.undoAt.push_back(uint32_t(r.undo.size()));
         const uint32_t u = r.base[p];
         if (u >= nt || r.pos[u] >= a.threads[u].size()) return r;
         const SymEvent& e = a.threads[u][r.pos[u]++];
-        bool known = e.guardKey == kNoKey || e.guardKey < keys;
-        forEachAccess(e, [&](uint32_t key, bool, uint64_t, uint64_t) { known &= key < keys; });
-        if (!known || !e.enabledOn(r.mem)) return r;
-        forEachAccess(e, [&](uint32_t key, bool write, uint64_t, uint64_t) {
-            if (write) r.undo.push_back({key, r.mem[key]});
-        });
-        e.applyTo(r.mem);
+        if (!e.accs && e.acc2 == Acc2::None && e.guardKey == kNoKey) [[likely]] { // one access at most
+            if ((e.reads() || e.writes()) && e.key >= keys) return r;
+            if (e.reads() && r.mem[e.key] != e.rval) return r;
+            if (e.writes()) {
+                r.undo.push_back({e.key, r.mem[e.key]});
+                r.mem[e.key] = e.wval;
+            }
+        } else {
+            bool known = e.guardKey == kNoKey || e.guardKey < keys;
+            forEachAccess(e, [&](uint32_t key, bool, uint64_t, uint64_t) { known &= key < keys; });
+            if (!known || !e.enabledOn(r.mem)) return r;
+            forEachAccess(e, [&](uint32_t key, bool write, uint64_t, uint64_t) {
+                if (write) r.undo.push_back({key, r.mem[key]});
+            });
+            e.applyTo(r.mem);
+        }
         r.lastStep[u] = uint32_t(p + 1);
     }
     r.undoAt.push_back(uint32_t(r.undo.size()));
