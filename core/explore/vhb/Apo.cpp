@@ -151,17 +151,33 @@ namespace {
 //   W           the writes of r's location;                G  r's good writes (of W, not r itself)
 //   B = W ∩ col(r)   the writes Q puts before r;           O  the writes w overwritten before r: row(w) ∩ B ≠ ∅
 //   visible good = G \ row(r) \ O;                        last before r = B \ O.
+// closeFrom's accesses by location.
+struct Access {
+    uint32_t id;
+    uint64_t val;  // the value read or written
+    uint64_t mask; // a read: the bits it observes (a write writes the whole word)
+    bool settled = false; // a read no rule can apply to any more (below)
+    uint32_t good = 0;    // a read: 1 + where its good writes' bit set starts in goodBits (0: not made yet)
+};
+// closeFrom's buffers, kept across calls (it runs for most nodes: allocating them was a tenth of its cost).
+// closeFrom does not call itself; thread_local for the language server's workers.
+struct CloseScratch {
+    std::vector<std::vector<Access>> writes, reads;
+    std::vector<uint64_t> wmask, goodBits, B, visible, maxB, tmp;
+};
+thread_local CloseScratch closeScratch;
+
 template <class First>
 std::optional<Order> closeFrom(const Apo& a, Order q, First&& first, uint32_t local) {
-    // Accesses by location.
-    struct Access {
-        uint32_t id;
-        uint64_t val;  // the value read or written
-        uint64_t mask; // a read: the bits it observes (a write writes the whole word)
-        bool settled = false; // a read no rule can apply to any more (below)
-        uint32_t good = 0;    // a read: 1 + where its good writes' bit set starts in goodBits (0: not made yet)
-    };
-    std::vector<std::vector<Access>> writes(a.init.size()), reads(a.init.size());
+    CloseScratch& sc = closeScratch;
+    auto& writes = sc.writes;
+    auto& reads = sc.reads;
+    for (size_t k = 0; k < writes.size() && k < a.init.size(); ++k) {
+        writes[k].clear();
+        reads[k].clear();
+    }
+    writes.resize(a.init.size());
+    reads.resize(a.init.size());
     // Every access of every event (DESIGN.md "Multi-location accesses"): a multi-word event is a read of each
     // word it reads and a write of each word it writes; a read's good writes are those whose value agrees with
     // it on the bytes it observes.
@@ -173,14 +189,16 @@ std::optional<Order> closeFrom(const Apo& a, Order q, First&& first, uint32_t lo
             });
         }
     const size_t words = q.words();
-    std::vector<uint64_t> wmask(writes.size() * words, 0);
+    std::vector<uint64_t>& wmask = sc.wmask;
+    wmask.assign(writes.size() * words, 0);
     for (size_t key = 0; key < writes.size(); ++key)
         for (const Access& w : writes[key]) wmask[key * words + (w.id >> 6)] |= uint64_t(1) << (w.id & 63);
     size_t nreads = 0;
     for (auto& rs : reads) nreads += rs.size();
     // Each read's good writes, made when the read is first looked at (a Closure that ends in ⊥ early does not pay
     // for the others).
-    std::vector<uint64_t> goodBits(nreads * words, 0);
+    std::vector<uint64_t>& goodBits = sc.goodBits;
+    goodBits.assign(nreads * words, 0);
     uint32_t goodAt = 0;
     auto goodOf = [&](size_t key, Access& r) -> const uint64_t* {
         if (r.good == 0) {
@@ -191,7 +209,11 @@ std::optional<Order> closeFrom(const Apo& a, Order q, First&& first, uint32_t lo
         }
         return &goodBits[r.good - 1];
     };
-    std::vector<uint64_t> B(words), visible(words), maxB(words), tmp(words);
+    std::vector<uint64_t>&B = sc.B, &visible = sc.visible, &maxB = sc.maxB, &tmp = sc.tmp;
+    B.assign(words, 0);
+    visible.assign(words, 0);
+    maxB.assign(words, 0);
+    tmp.assign(words, 0);
     auto bit = [](const uint64_t* set, uint32_t i) { return (set[i >> 6] >> (i & 63)) & 1; };
     auto empty = [&](const std::vector<uint64_t>& x) {
         for (size_t k = 0; k < words; ++k)
