@@ -562,7 +562,7 @@ bool bottomInSection(const Apo& a, uint32_t t) {
             if (!release || !inside) return false;
             inside = false;
         }
-        if (u == t && inside != true) return false; // (t holds m at r: its lock li is its last write of m)
+        if (u == t && !inside) return false; // (t holds m at r: its lock li is its last write of m)
         if (lastWrite) {
             anyWrite = true;
             lastOk |= lastWrite->wval == r.rval;
