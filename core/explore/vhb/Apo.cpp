@@ -145,16 +145,39 @@ namespace {
 // Alg. 1 from q (whose orderings hold in every linearisation of a respecting the values). The passes check only
 // the reads `first` accepts while every ordering added goes into event `local` (which nothing follows); after
 // any other ordering, every read, to the fixpoint.
+//
+// Every set a rule looks at is a bit set over event ids, computed with Q's rows and columns a word at a time
+// (DESIGN.md "Cheaper nodes": the per-write scans were most of a from-scratch Closure):
+//   W           the writes of r's location;                G  r's good writes (of W, not r itself)
+//   B = W ∩ col(r)   the writes Q puts before r;           O  the writes w overwritten before r: row(w) ∩ B ≠ ∅
+//   visible good = G \ row(r) \ O;                        last before r = B \ O.
+// closeFrom's accesses by location.
+struct Access {
+    uint32_t id;
+    uint64_t val;  // the value read or written
+    uint64_t mask; // a read: the bits it observes (a write writes the whole word)
+    bool settled = false; // a read no rule can apply to any more (below)
+    uint32_t good = 0;    // a read: 1 + where its good writes' bit set starts in goodBits (0: not made yet)
+};
+// closeFrom's buffers, kept across calls (it runs for most nodes: allocating them was a tenth of its cost).
+// closeFrom does not call itself; thread_local for the language server's workers.
+struct CloseScratch {
+    std::vector<std::vector<Access>> writes, reads;
+    std::vector<uint64_t> wmask, goodBits, B, visible, maxB, tmp;
+};
+thread_local CloseScratch closeScratch;
+
 template <class First>
 std::optional<Order> closeFrom(const Apo& a, Order q, First&& first, uint32_t local) {
-    // Accesses by location.
-    struct Access {
-        uint32_t id;
-        uint64_t val;  // the value read or written
-        uint64_t mask; // a read: the bits it observes (a write writes the whole word)
-        bool settled = false; // a read no rule can apply to any more (below)
-    };
-    std::vector<std::vector<Access>> writes(a.init.size()), reads(a.init.size());
+    CloseScratch& sc = closeScratch;
+    auto& writes = sc.writes;
+    auto& reads = sc.reads;
+    for (size_t k = 0; k < writes.size() && k < a.init.size(); ++k) {
+        writes[k].clear();
+        reads[k].clear();
+    }
+    writes.resize(a.init.size());
+    reads.resize(a.init.size());
     // Every access of every event (DESIGN.md "Multi-location accesses"): a multi-word event is a read of each
     // word it reads and a write of each word it writes; a read's good writes are those whose value agrees with
     // it on the bytes it observes.
@@ -162,19 +185,68 @@ std::optional<Order> closeFrom(const Apo& a, Order q, First&& first, uint32_t lo
         for (uint32_t i = 0; i < a.threads[t].size(); ++i) {
             const uint32_t id = q.id(t, i);
             forEachAccess(a.threads[t][i], [&](uint32_t key, bool write, uint64_t val, uint64_t mask) {
-                (write ? writes : reads)[key].push_back({id, val, mask, false});
+                (write ? writes : reads)[key].push_back({id, val, mask, false, 0});
             });
         }
-    // Per location, its writes as a bit set over event ids: "the writes before r" is then a column of Q masked,
-    // and "w is overwritten before r" (some write between them) one AND of w's row with it — O(words), not a
-    // scan of the writes (Closure was most of vhb's time on lock-heavy programs).
     const size_t words = q.words();
-    std::vector<uint64_t> wmask(writes.size() * words, 0);
+    std::vector<uint64_t>& wmask = sc.wmask;
+    wmask.assign(writes.size() * words, 0);
     for (size_t key = 0; key < writes.size(); ++key)
         for (const Access& w : writes[key]) wmask[key * words + (w.id >> 6)] |= uint64_t(1) << (w.id & 63);
-    std::vector<uint64_t> beforeR(words);
-    std::vector<uint32_t> visibleGood, maxBefore, between;
+    size_t nreads = 0;
+    for (auto& rs : reads) nreads += rs.size();
+    // Each read's good writes, made when the read is first looked at (a Closure that ends in ⊥ early does not pay
+    // for the others).
+    std::vector<uint64_t>& goodBits = sc.goodBits;
+    goodBits.assign(nreads * words, 0);
+    uint32_t goodAt = 0;
+    auto goodOf = [&](size_t key, Access& r) -> const uint64_t* {
+        if (r.good == 0) {
+            r.good = goodAt + 1;
+            for (const Access& w : writes[key])
+                if (w.id != r.id && (w.val & r.mask) == r.val) goodBits[goodAt + (w.id >> 6)] |= uint64_t(1) << (w.id & 63);
+            goodAt += uint32_t(words);
+        }
+        return &goodBits[r.good - 1];
+    };
+    std::vector<uint64_t>&B = sc.B, &visible = sc.visible, &maxB = sc.maxB, &tmp = sc.tmp;
+    B.assign(words, 0);
+    visible.assign(words, 0);
+    maxB.assign(words, 0);
+    tmp.assign(words, 0);
     auto bit = [](const uint64_t* set, uint32_t i) { return (set[i >> 6] >> (i & 63)) & 1; };
+    auto empty = [&](const std::vector<uint64_t>& x) {
+        for (size_t k = 0; k < words; ++k)
+            if (x[k]) return false;
+        return true;
+    };
+    auto single = [&](const std::vector<uint64_t>& x) { // exactly one bit set
+        size_t c = 0;
+        for (size_t k = 0; k < words && c < 2; ++k)
+            if (x[k]) c += (x[k] & (x[k] - 1)) ? 2 : 1;
+        return c == 1;
+    };
+    auto firstBit = [&](const std::vector<uint64_t>& x) {
+        for (size_t k = 0; k < words; ++k)
+            if (x[k]) return uint32_t(k * 64 + size_t(__builtin_ctzll(x[k])));
+        return ~0u;
+    };
+    // The Q-least element of ys (every other one follows it), when there is one (it is unique).
+    auto minimum = [&](const std::vector<uint64_t>& ys) -> std::optional<uint32_t> {
+        for (size_t w = 0; w < words; ++w)
+            for (uint64_t bits = ys[w]; bits; bits &= bits - 1) {
+                const uint32_t m = uint32_t(w * 64 + size_t(__builtin_ctzll(bits)));
+                const uint64_t* row = q.after(m);
+                bool least = true;
+                for (size_t k = 0; k < words && least; ++k) {
+                    uint64_t others = ys[k];
+                    if (k == (m >> 6)) others &= ~(uint64_t(1) << (m & 63));
+                    least = (others & ~row[k]) == 0;
+                }
+                if (least) return m;
+            }
+        return std::nullopt;
+    };
     // Alg. 1: repeat until no read violates a closure rule.
     bool escalate = local == ~0u;
     for (bool changed = true; changed;) {
@@ -183,39 +255,48 @@ std::optional<Order> closeFrom(const Apo& a, Order q, First&& first, uint32_t lo
         for (size_t key = 0; key < reads.size(); ++key)
             for (Access& r : reads[key]) {
                 if (r.settled || (!all && !first(uint32_t(key), r.id))) continue;
-                const uint64_t v = r.val, rmask = r.mask;
-                auto good = [&](uint64_t w) { return (w & rmask) == v; };
-                // The writes of the location Q puts before r (r itself is not before r).
+                const uint64_t* W = &wmask[key * words];
+                const uint64_t* G = goodOf(key, r);
+                // Some write of the location is Q-between w and r (in B, after w): w cannot be the one r observes.
+                auto overwritten = [&](uint32_t w) {
+                    const uint64_t* row = q.after(w);
+                    for (size_t k = 0; k < words; ++k)
+                        if (row[k] & B[k]) return true;
+                    return false;
+                };
+                // B and B \ O for the current Q.
                 auto writesBefore = [&] {
                     const uint64_t* col = q.beforeOf(r.id);
                     bool any = false;
                     for (size_t k = 0; k < words; ++k) {
-                        beforeR[k] = col[k] & wmask[key * words + k];
-                        any |= beforeR[k] != 0;
+                        B[k] = col[k] & W[k];
+                        any |= B[k] != 0;
+                    }
+                    for (size_t w = 0; w < words; ++w) {
+                        maxB[w] = B[w];
+                        for (uint64_t bits = B[w]; bits; bits &= bits - 1) {
+                            const uint32_t x = uint32_t(w * 64 + size_t(__builtin_ctzll(bits)));
+                            if (overwritten(x)) maxB[w] &= ~(uint64_t(1) << (x & 63));
+                        }
                     }
                     return any;
                 };
                 const bool someWriteBefore = writesBefore();
-                // Some write of the location is Q-between w and r: w cannot be the one r observes.
-                auto overwritten = [&](uint32_t w) {
-                    const uint64_t* row = q.after(w);
-                    for (size_t k = 0; k < words; ++k)
-                        if (row[k] & beforeR[k]) return true;
-                    return false;
-                };
                 const uint64_t* afterR = q.after(r.id);
-                visibleGood.clear(); // VisibleW_Q(r) ∩ GoodW(r)
-                for (const Access& w : writes[key])
-                    if (w.id != r.id && good(w.val) && !bit(afterR, w.id) && !overwritten(w.id)) visibleGood.push_back(w.id);
+                bool anyVisible = false, visibleBefore = false; // VisibleW_Q(r) ∩ GoodW(r), and one of it before r
+                const uint64_t* colR = q.beforeOf(r.id);
+                for (size_t w = 0; w < words; ++w) {
+                    visible[w] = G[w] & ~afterR[w];
+                    for (uint64_t bits = visible[w]; bits; bits &= bits - 1) {
+                        const uint32_t x = uint32_t(w * 64 + size_t(__builtin_ctzll(bits)));
+                        if (overwritten(x)) visible[w] &= ~(uint64_t(1) << (x & 63));
+                    }
+                    anyVisible |= visible[w] != 0;
+                    visibleBefore |= (visible[w] & colR[w]) != 0;
+                }
                 // The initial value is observable while no write is ordered before r.
-                const bool initOk = good(a.init[key]) && !someWriteBefore;
-                if (visibleGood.empty() && !initOk) return std::nullopt; // Alg. 2 line 2
-                auto minimum = [&](const std::vector<uint32_t>& ys) -> std::optional<uint32_t> {
-                    for (uint32_t m : ys)
-                        if (std::all_of(ys.begin(), ys.end(), [&](uint32_t y) { return y == m || q.before(m, y); }))
-                            return m;
-                    return std::nullopt;
-                };
+                const bool initOk = (a.init[key] & r.mask) == r.val && !someWriteBefore;
+                if (!anyVisible && !initOk) return std::nullopt; // Alg. 2 line 2
                 auto order = [&](uint32_t x, uint32_t y) {
                     if (q.before(x, y)) return true;
                     changed = true;
@@ -226,57 +307,58 @@ std::optional<Order> closeFrom(const Apo& a, Order q, First&& first, uint32_t lo
                 };
                 // Rule 1 (Alg. 2): the initial value is ruled out and no good write precedes r yet: every
                 // realisation puts one before r, so the Q-least of them (when there is one) precedes r.
-                if (!initOk && std::none_of(visibleGood.begin(), visibleGood.end(),
-                                            [&](uint32_t g) { return q.before(g, r.id); }))
-                    if (auto m = minimum(visibleGood); m && !order(*m, r.id)) return std::nullopt;
+                bool inserted = false;
+                if (!initOk && !visibleBefore)
+                    if (auto m = minimum(visible)) {
+                        if (!order(*m, r.id)) return std::nullopt;
+                        inserted = true;
+                    }
                 // Rule 3 (Alg. 4): the last write known to precede r is bad: a good write must come between it
                 // and r; the Q-least candidate (when there is one) follows it.
-                writesBefore(); // (Rule 1 may have put writes before r)
-                maxBefore.clear(); // the writes Q puts last before r (not overwritten)
-                for (const Access& w : writes[key])
-                    if (bit(beforeR.data(), w.id) && !overwritten(w.id)) maxBefore.push_back(w.id);
-                if (maxBefore.size() == 1) {
-                    uint32_t b = maxBefore[0];
-                    bool bad = true;
-                    for (const Access& w : writes[key])
-                        if (w.id == b) bad = !good(w.val);
-                    if (bad) {
-                        between.clear();
-                        for (uint32_t g : visibleGood)
-                            if (!q.before(g, b)) between.push_back(g);
-                        if (between.empty()) return std::nullopt;
-                        if (auto m = minimum(between); m && !order(b, *m)) return std::nullopt;
+                if (inserted) writesBefore(); // (Rule 1 put writes before r)
+                if (single(maxB)) {
+                    const uint32_t b = firstBit(maxB);
+                    if (!bit(G, b)) {
+                        const uint64_t* colB = q.beforeOf(b);
+                        for (size_t k = 0; k < words; ++k) tmp[k] = visible[k] & ~colB[k]; // good writes not before b
+                        if (empty(tmp)) return std::nullopt;
+                        if (auto m = minimum(tmp); m && !order(b, *m)) return std::nullopt;
                     }
                 }
                 // Rule 2 (Alg. 3): a bad write unordered with r that every good write precedes cannot precede r
                 // (the last write before r would be bad): r precedes it.
-                for (const Access& w : writes[key]) {
-                    if (w.id == r.id || good(w.val) || q.before(w.id, r.id) || q.before(r.id, w.id)) continue;
-                    if (std::all_of(visibleGood.begin(), visibleGood.end(), [&](uint32_t g) { return q.before(g, w.id); }))
-                        if (!order(r.id, w.id)) return std::nullopt;
+                for (size_t w = 0; w < words; ++w) {
+                    uint64_t bad = W[w] & ~G[w];
+                    if (w == (r.id >> 6)) bad &= ~(uint64_t(1) << (r.id & 63));
+                    for (; bad; bad &= bad - 1) {
+                        const uint32_t x = uint32_t(w * 64 + size_t(__builtin_ctzll(bad)));
+                        if (q.before(x, r.id) || q.before(r.id, x)) continue;
+                        const uint64_t* colX = q.beforeOf(x);
+                        bool allBefore = true;
+                        for (size_t k = 0; k < words && allBefore; ++k) allBefore = (visible[k] & ~colX[k]) == 0;
+                        if (allBefore && !order(r.id, x)) return std::nullopt;
+                    }
                 }
                 // Settled: every write of the location is ordered with r and a single good one is last before
                 // it. Then every linearisation has r observe that write and no rule applies to r (Rule 1: a good
                 // write precedes r; Rule 3: the last one before r is good; Rule 2: no write is unordered with r),
                 // and orderings are only ever added, so later passes skip r.
-                writesBefore();
+                const uint64_t* col2 = q.beforeOf(r.id);
                 const uint64_t* after2 = q.after(r.id);
                 bool ordered = true;
                 for (size_t k = 0; k < words && ordered; ++k) {
-                    uint64_t others = wmask[key * words + k];
+                    uint64_t others = W[k];
                     if (k == (r.id >> 6)) others &= ~(uint64_t(1) << (r.id & 63));
-                    ordered = (others & ~(beforeR[k] | after2[k])) == 0;
+                    ordered = (others & ~(col2[k] | after2[k])) == 0;
                 }
                 if (ordered) {
-                    uint32_t last = ~0u, count = 0;
-                    bool lastGood = false;
-                    for (const Access& w : writes[key])
-                        if (bit(beforeR.data(), w.id) && !overwritten(w.id)) {
-                            last = w.id;
-                            lastGood = good(w.val);
-                            ++count;
-                        }
-                    r.settled = count == 1 && last != ~0u && lastGood;
+                    writesBefore();
+                    if (single(maxB)) {
+                        const uint32_t last = firstBit(maxB);
+                        r.settled = std::any_of(writes[key].begin(), writes[key].end(), [&](const Access& w) {
+                            return w.id == last && (w.val & r.mask) == r.val;
+                        });
+                    }
                 }
             }
     }
@@ -392,6 +474,102 @@ bool consumedTwice(const Apo& a, uint32_t t) {
             forEachAccess(x, [&](uint32_t k2, bool w2, uint64_t v2, uint64_t) { sources += w2 && k2 == key && v2 == v; });
         }
     return consumers > sources;
+}
+
+namespace {
+[[gnu::noinline]] bool accessesAny(const SymEvent& e, uint32_t key, bool writesOnly) {
+    bool hit = false;
+    forEachAccess(e, [&](uint32_t k, bool write, uint64_t, uint64_t) { hit |= k == key && (write || !writesOnly); });
+    return hit;
+}
+} // namespace
+
+bool bottomInSection(const Apo& a, uint32_t t) {
+    if (t >= a.threads.size() || a.threads[t].empty()) return false;
+    const auto& evs = a.threads[t];
+    const size_t n = evs.size() - 1;
+    const SymEvent& r = evs[n];
+    if (r.op != Op::Read || r.accs || r.acc2 != Acc2::None || r.guardKey != kNoKey) return false;
+    const uint32_t x = r.key;
+    // Does e access key (write it, with writesOnly)? (Most events have one access: no forEachAccess.)
+    auto accesses = [](const SymEvent& e, uint32_t key, bool writesOnly) __attribute__((always_inline)) {
+        if (!e.accs && e.acc2 == Acc2::None) [[likely]]
+            return e.key == key && (e.writes() || (!writesOnly && e.reads()));
+        return accessesAny(e, key, writesOnly);
+    };
+    auto isLock = [](const SymEvent& e) {
+        return e.op == Op::Rmw && e.rmwWrites && e.rval == 0 && e.wval == 1 && !e.accs && e.acc2 == Acc2::None;
+    };
+    // m: the location of t's latest lock that t does not write again up to r: t holds m from there (li) to r.
+    uint32_t m = kNoKey;
+    size_t li = 0;
+    for (size_t i = n; i-- > 0 && m == kNoKey;) {
+        const SymEvent& e = evs[i];
+        if (!isLock(e)) continue;
+        bool again = false;
+        for (size_t j = i + 1; j < n && !again; ++j) again = accesses(evs[j], e.key, true);
+        if (again) continue;
+        m = e.key;
+        li = i;
+    }
+    if (m == kNoKey) return false;
+    // a: t's last access of x after li, and the value it leaves there (only single-location accesses of x);
+    // none: ai == n.
+    size_t ai = n;
+    uint64_t va = 0;
+    for (size_t i = n; i-- > li + 1;) {
+        const SymEvent& e = evs[i];
+        if (!accesses(e, x, false)) continue;
+        if (e.accs || e.key != x || e.acc2 != Acc2::None) return false;
+        if (e.op == Op::Read) va = e.rval;
+        else if (e.op == Op::Write) va = e.wval;
+        else if (e.op == Op::Rmw) va = e.rmwWrites ? e.wval : e.rval;
+        else return false;
+        ai = i;
+        break;
+    }
+    if (ai != n && va == r.rval) return false;
+    if (m == kNoKey || m == x || m >= a.init.size() || a.init[m] != 0) return false;
+    // Mutual exclusion on m in every linearisation respecting the values: each thread's writes of m alternate a
+    // lock and a release (a write of 0) from an initial 0, so m is 1 exactly while one thread is between a lock and
+    // its release, and a lock (which reads 0) never starts while another thread is. Every write of x by another
+    // thread happens there. t never releases m after its lock li (r is its last event): so every other thread's
+    // critical section, and hence every write of x of another thread, comes before that lock, and none between
+    // it and r. With a: r observes what a left. Without a: r observes the last write of x overall — t's own come
+    // before the lock too — so one that is the last write of x of its thread (or the initial value when there is
+    // no write of x).
+    bool anyWrite = false, lastOk = false;
+    for (uint32_t u = 0; u < a.threads.size(); ++u) {
+        bool inside = false;
+        const SymEvent* lastWrite = nullptr;
+        for (size_t i = 0; i < a.threads[u].size(); ++i) {
+            const SymEvent& e = a.threads[u][i];
+            const bool wm = accesses(e, m, true), wx = accesses(e, x, true);
+            if (wx) {
+                if (wm || (u != t && !inside) || e.accs || e.key != x || e.acc2 != Acc2::None) return false;
+                lastWrite = &e;
+            }
+            if (!wm) continue;
+            if (isLock(e)) {
+                if (inside) return false;
+                inside = true;
+                continue;
+            }
+            bool release = !e.reads() || e.key != m; // a write of 0 that does not read m
+            forEachAccess(e, [&](uint32_t k, bool write, uint64_t v, uint64_t) {
+                if (k == m && (!write || v != 0)) release = false;
+            });
+            if (!release || !inside) return false;
+            inside = false;
+        }
+        if (u == t && !inside) return false; // (t holds m at r: its lock li is its last write of m)
+        if (lastWrite) {
+            anyWrite = true;
+            lastOk |= lastWrite->wval == r.rval;
+        }
+    }
+    if (ai != n) return true; // r's value is not what a left
+    return anyWrite ? !lastOk : a.init[x] != r.rval;
 }
 
 bool bottomAfter(const Apo& a, const Order& parent, uint32_t t) {
@@ -666,40 +844,83 @@ bool respects(const Apo& a, const Linearisation& lin) {
     return true;
 }
 
+ReplayedBase replayBase(const Apo& a, Linearisation base) {
+    ReplayedBase r;
+    r.base = std::move(base);
+    const uint32_t nt = uint32_t(a.threads.size());
+    r.pos.assign(nt, 0);
+    r.lastStep.assign(nt, 0);
+    r.mem.assign(a.init.begin(), a.init.end());
+    r.undoAt.reserve(r.base.size() + 1);
+    r.undo.reserve(r.base.size());
+    const size_t keys = r.mem.size();
+    for (size_t p = 0; p < r.base.size(); ++p) {
+        r.undoAt.push_back(uint32_t(r.undo.size()));
+        const uint32_t u = r.base[p];
+        if (u >= nt || r.pos[u] >= a.threads[u].size()) return r;
+        const SymEvent& e = a.threads[u][r.pos[u]++];
+        if (!e.accs && e.acc2 == Acc2::None && e.guardKey == kNoKey) [[likely]] { // one access at most
+            if ((e.reads() || e.writes()) && e.key >= keys) return r;
+            if (e.reads() && r.mem[e.key] != e.rval) return r;
+            if (e.writes()) {
+                r.undo.push_back({e.key, r.mem[e.key]});
+                r.mem[e.key] = e.wval;
+            }
+        } else {
+            bool known = e.guardKey == kNoKey || e.guardKey < keys;
+            forEachAccess(e, [&](uint32_t key, bool, uint64_t, uint64_t) { known &= key < keys; });
+            if (!known || !e.enabledOn(r.mem)) return r;
+            forEachAccess(e, [&](uint32_t key, bool write, uint64_t, uint64_t) {
+                if (write) r.undo.push_back({key, r.mem[key]});
+            });
+            e.applyTo(r.mem);
+        }
+        r.lastStep[u] = uint32_t(p + 1);
+    }
+    r.undoAt.push_back(uint32_t(r.undo.size()));
+    r.ok = true;
+    return r;
+}
+
 std::optional<Linearisation> insertInto(const Apo& a, const Linearisation& base, uint32_t t, uint32_t k,
                                         uint32_t maxTries) {
+    if (t >= a.threads.size() || k == 0 || k > a.threads[t].size()) return std::nullopt;
+    // The base must not take any of t's block: replay it over a with t's block left out.
+    const ReplayedBase r = replayBase(a, base);
+    if (!r.ok || r.pos[t] != a.threads[t].size() - k) return std::nullopt;
+    return insertInto(a, r, t, k, maxTries);
+}
+
+std::optional<Linearisation> insertInto(const Apo& a, const ReplayedBase& r, uint32_t t, uint32_t k,
+                                        uint32_t maxTries) {
     const uint32_t nt = uint32_t(a.threads.size());
-    const auto& evs = a.threads[t];
-    if (k == 0 || k > evs.size() || base.size() + k != a.size() || maxTries == 0) return std::nullopt;
-    const uint32_t len = uint32_t(evs.size()) - k; // t's events in base
-    const SymEvent& first = evs[len];
+    const Linearisation& base = r.base;
+    if (!r.ok || t >= nt || r.pos.size() != nt || k == 0 || k > a.threads[t].size() || base.size() + k != a.size() ||
+        maxTries == 0)
+        return std::nullopt;
+    const uint32_t len = uint32_t(a.threads[t].size()) - k; // t's events in base
+    if (r.pos[t] != len) return std::nullopt;
+    const SymEvent& first = a.threads[t][len];
     // Where the block may go: after t's earlier events, where its first event observes its value.
-    size_t from = 0;
-    for (size_t i = 0; i < base.size(); ++i)
-        if (base[i] == t) from = i + 1;
-    // (Scratch kept across calls: this runs for every candidate of every node.)
-    thread_local std::vector<uint32_t> pos, places;
+    const size_t from = r.lastStep[t];
+    // (Scratch kept across calls: this runs for every candidate of every node.) The state after base, with the
+    // keys a knows beyond the base's at their initial values (no event of the base accesses them).
+    thread_local std::vector<uint32_t> pos;
     thread_local std::vector<uint64_t> mem;
-    pos.assign(nt, 0);
-    mem.assign(a.init.begin(), a.init.end());
-    places.clear();
-    for (size_t p = 0;; ++p) {
-        if (p >= from && first.enabledOn(mem)) places.push_back(uint32_t(p));
-        if (p == base.size()) break;
-        const uint32_t u = base[p];
-        if (u >= nt || pos[u] >= a.threads[u].size() || (u == t && pos[u] >= len)) return std::nullopt;
-        const SymEvent& e = a.threads[u][pos[u]++];
-        if (!e.enabledOn(mem)) return std::nullopt; // (base is a replayed witness: its values hold)
-        e.applyTo(mem);
-    }
-    if (places.empty()) return std::nullopt;
+    pos.assign(r.pos.begin(), r.pos.end());
+    mem.assign(r.mem.begin(), r.mem.end());
+    for (size_t key = mem.size(); key < a.init.size(); ++key) mem.push_back(a.init[key]);
     // At the end first (the common case, and the one whose child resumes the parent's state): the state there is
-    // the one just reached, and no later event can be disturbed.
-    if (places.back() == base.size()) {
+    // the one after the base, and no later event can be disturbed.
+    if (first.enabledOn(mem)) {
+        thread_local std::vector<uint32_t> pos2;
+        thread_local std::vector<uint64_t> mem2;
+        pos2.assign(pos.begin(), pos.end());
+        mem2.assign(mem.begin(), mem.end());
         bool ok = true;
         for (uint32_t i = 0; i < k && ok; ++i) {
-            if (!canStep(a, nullptr, pos, mem, t)) ok = false;
-            else a.threads[t][pos[t]++].applyTo(mem);
+            if (!canStep(a, nullptr, pos2, mem2, t)) ok = false;
+            else a.threads[t][pos2[t]++].applyTo(mem2);
         }
         if (ok) {
             Linearisation lin;
@@ -708,31 +929,23 @@ std::optional<Linearisation> insertInto(const Apo& a, const Linearisation& base,
             lin.insert(lin.end(), k, t);
             return lin;
         }
-        places.pop_back();
         if (maxTries-- <= 1) return std::nullopt;
     }
-    if (places.size() > maxTries) places.erase(places.begin(), places.end() - maxTries);
-    // The states at the places tried (a second pass; at most maxTries copies).
-    std::vector<std::pair<std::vector<uint32_t>, std::vector<uint64_t>>> states;
-    std::fill(pos.begin(), pos.end(), 0);
-    mem.assign(a.init.begin(), a.init.end());
-    for (size_t p = 0, j = 0; j < places.size(); ++p) {
-        if (p == places[j]) {
-            states.emplace_back(pos, mem);
-            ++j;
-        }
-        if (p == base.size()) break;
-        const uint32_t u = base[p];
-        a.threads[u][pos[u]++].applyTo(mem);
+    // The last maxTries places before the end, latest first, with their states: walking back from the end,
+    // undoing each step (what it overwrote), down to t's last event.
+    std::vector<std::pair<size_t, std::pair<std::vector<uint32_t>, std::vector<uint64_t>>>> states;
+    for (size_t p = base.size(); p-- > from && states.size() < maxTries;) {
+        for (uint32_t j = r.undoAt[p + 1]; j-- > r.undoAt[p];) mem[r.undo[j].first] = r.undo[j].second;
+        --pos[base[p]];
+        if (first.enabledOn(mem)) states.push_back({p, {pos, mem}});
     }
     // base respects a's events but t's block (a parent's witness): inserted at p, the block must be able to run
     // there (canStep: values, its creator, sections, a join), must not leave an atomic section open before other
     // threads' events, and every later event must still observe its value. Nothing else changes for them: t has no
     // event after p, t is not finished (no join of it passes), and a section another thread is in at p makes the
     // block's first canStep fail.
-    for (size_t j = places.size(); j-- > 0;) {
-        const uint32_t p = places[j];
-        auto& [ps, ms] = states[j];
+    for (auto& [p, state] : states) {
+        auto& [ps, ms] = state;
         bool ok = true;
         for (uint32_t i = 0; i < k && ok; ++i) {
             if (!canStep(a, nullptr, ps, ms, t)) ok = false;

@@ -175,6 +175,13 @@ bool bottomAfter(const Apo& a, const Order& parent, uint32_t t);
 // must observe a write of v of its own, so no linearisation respects the values (a lock while another thread
 // holds the mutex; a fetch-and-add of a value another one already took).
 bool consumedTwice(const Apo& a, uint32_t t);
+// True when the last event of thread t is a plain read r of x that cannot observe its value because t holds a
+// lock m around it (DESIGN.md "Cheaper nodes", ⊥ in a critical section): t accessed x after its lock of m, every
+// write of x by another thread is made while its thread holds m, and every thread's writes of m alternate a lock
+// (a read-modify-write 0 → 1) and a release (a write of 0), from an initial 0 — then no write of x by another
+// thread can come between t's last access a of x and r, so r observes what a left (a's value), and r's value is
+// another one. False: not known.
+bool bottomInSection(const Apo& a, uint32_t t);
 
 // A linearisation as the sequence of threads that take a step.
 using Linearisation = std::vector<uint32_t>;
@@ -219,6 +226,24 @@ bool respects(const Apo& a, const Linearisation& lin);
 // block, and the first linearisation that respects `a` is returned. Nothing: none of those did (the extension may
 // still be realisable — ask Closure and Realize).
 std::optional<Linearisation> insertInto(const Apo& a, const Linearisation& base, uint32_t t, uint32_t k,
+                                        uint32_t maxTries);
+
+// insertInto's pass over `base`, made once for all the candidates of a node (they share the base: the node's
+// witness): the state after it, and what each step overwrote, so that the places are found walking back from the
+// end instead of replaying the base from the start for every candidate (DESIGN.md "Cheaper nodes").
+struct ReplayedBase {
+    Linearisation base;
+    bool ok = false;                 // every event of base can run where it is (its values, over known keys)
+    std::vector<uint32_t> pos;       // events per thread after base
+    std::vector<uint64_t> mem;       // the memory after base (keys below mem.size())
+    std::vector<uint32_t> lastStep;  // per thread: 1 + the index in base of its last event (0: none)
+    std::vector<std::pair<uint32_t, uint64_t>> undo; // (key, value before) of each word written, in base order
+    std::vector<uint32_t> undoAt;    // step p's writes are undo[undoAt[p], undoAt[p + 1])
+};
+ReplayedBase replayBase(const Apo& a, Linearisation base);
+// insertInto over a replayed base: `a` is the base's APO with k more events at the end of thread t (its other
+// threads and initial values on the keys the base knows unchanged). The same answer as insertInto(a, r.base, ...).
+std::optional<Linearisation> insertInto(const Apo& a, const ReplayedBase& r, uint32_t t, uint32_t k,
                                         uint32_t maxTries);
 
 } // namespace skein::explore::vhb

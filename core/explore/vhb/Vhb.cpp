@@ -134,9 +134,17 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
     size_t children = 0;
     // The node's witness, as replayed and write-extended: a child's witness is most often this one with the new
     // events inserted somewhere (insertInto), found without Closure and Realize.
-    Linearisation witness;
-    witness.reserve(ex_->trace().size());
-    for (const Event& e : ex_->trace()) witness.push_back(e.tid);
+    // It is replayed over the node once (replayBase), for all the candidates.
+    std::optional<ReplayedBase> replayed;
+    auto witness = [&]() -> const ReplayedBase& {
+        if (!replayed) {
+            Linearisation lin;
+            lin.reserve(ex_->trace().size());
+            for (const Event& e : ex_->trace()) lin.push_back(e.tid);
+            replayed = replayBase(node.apo, std::move(lin));
+        }
+        return *replayed;
+    };
     std::shared_ptr<Snapshot> snap; // made for the first child that appends to the witness
     // The candidates insertInto does not place go through Closure and Realize; when there are two or more, from
     // the node's closed order (closureAfter: one Closure of the node, then each candidate's new event only;
@@ -165,10 +173,10 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
     };
     // Each candidate is the node with its events appended to its thread: one copy of the node (`child`), each
     // candidate appended and taken off again; its hash is the node's per-thread hashes with its thread's continued.
-    Node child = node;
+    Node child{node.apo, node.choices, {}, {}}; // (without the hashes: a candidate's are computed below)
     const size_t nt = node.apo.threads.size();
     std::vector<uint64_t> threadH(nt);
-    for (ThreadId u = 0; u < nt; ++u) threadH[u] = threadHash(node, u, threadSeed(u));
+    for (ThreadId u = 0; u < nt; ++u) threadH[u] = nodeThreadHash(node, u);
     for (ThreadId t = 0; t < ex_->numThreads() && !limit_; ++t)
         for (const Ext& ext : candidates(node, t)) {
             // Keys (and initial values) the candidates met for the first time.
@@ -204,11 +212,26 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
                 std::fprintf(stderr, "  extend t%u by %zu events, first op%d key%u rval%llu wval%llu\n", t,
                              ext.evs.size(), int(ext.evs[0].op), ext.evs[0].key, (unsigned long long)ext.evs[0].rval,
                              (unsigned long long)ext.evs[0].wval);
-            if (auto lin = insertInto(child.apo, witness, t, uint32_t(ext.evs.size()), kInsertTries)) {
+            if (auto lin = insertInto(child.apo, witness(), t, uint32_t(ext.evs.size()), kInsertTries)) {
                 ++witnessInserted_;
-                const bool appends = std::equal(witness.begin(), witness.end(), lin->begin());
-                push(toSchedule(child, *lin), appends, hash);
-            } else if (ext.evs.size() == 1 && consumedTwice(child.apo, t)) { // ⊥ without a Closure
+                const Linearisation& base = witness().base;
+                const bool appends = std::equal(base.begin(), base.end(), lin->begin());
+                // Appended: the witness's decisions (schedule_, which replayed it), then the block's, which the
+                // candidates took from the executor at the end of the witness — what toSchedule gives, but for a
+                // condition signal, whose choice toSchedule recomputes along the linearisation.
+                const bool plain = std::none_of(ext.evs.begin(), ext.evs.end(), [](const SymEvent& e) { return isCond(e.role); });
+                if (appends && plain && schedule_.size() == base.size()) {
+                    std::vector<report::Decision> s;
+                    s.reserve(schedule_.size() + ext.choices.size());
+                    s.assign(schedule_.begin(), schedule_.end());
+                    for (size_t i = len; i < child.apo.threads[t].size(); ++i)
+                        s.push_back({t, i < child.choices[t].size() ? child.choices[t][i] : 0u});
+                    push(std::move(s), true, hash);
+                } else {
+                    push(toSchedule(child, *lin), appends, hash);
+                }
+            } else if (ext.evs.size() == 1 && (consumedTwice(child.apo, t) || bottomInSection(child.apo, t))) {
+                // ⊥ without a Closure
                 ++quickBottoms_;
                 ++infeasible_;
             } else {

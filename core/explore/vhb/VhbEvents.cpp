@@ -498,6 +498,7 @@ Node VhbExplorer::build() {
     }
     n.apo.init.resize(init_.size());
     for (size_t k = 0; k < init_.size(); ++k) n.apo.init[k] = init_[k].value_or(0);
+    rehash(n);
     built_ = BuildBase{{}, std::move(waiters), std::move(freed), ex_->trace().size()}; // snapshot() adds the node
     return std::move(n);
 }
@@ -506,20 +507,53 @@ Node VhbExplorer::build() {
 // others' as they were (extendValues).
 uint64_t VhbExplorer::hashOf(const Node& n) {
     uint64_t h = 1469598103934665603ull;
-    for (size_t t = 0; t < n.apo.threads.size(); ++t) h = mix(h, threadHash(n, ThreadId(t), threadSeed(ThreadId(t))));
+    for (size_t t = 0; t < n.apo.threads.size(); ++t) h = mix(h, nodeThreadHash(n, ThreadId(t)));
     return h;
 }
 
-uint64_t VhbExplorer::threadHash(const Node& n, ThreadId t, uint64_t h, size_t from) {
-    for (size_t i = from; i < n.apo.threads[t].size(); ++i) {
-        const SymEvent& e = n.apo.threads[t][i];
-        h = mix(mix(mix(mix(mix(h, uint64_t(e.op)), e.key), e.rval), e.wval), e.other);
-        if (e.acc2 != Acc2::None) h = mix(mix(mix(h, uint64_t(e.acc2)), e.key2), e.val2);
-        if (e.accs)
-            for (const WordAcc& w : *e.accs) h = mix(mix(mix(mix(h, w.key), w.write), w.val), w.mask);
-        if (e.role != Role::None) h = mix(h, 0x401e0000ull + uint64_t(e.role));
-        h = mix(h, i < n.choices[t].size() ? n.choices[t][i] : 0);
+uint64_t VhbExplorer::nodeThreadHash(const Node& n, ThreadId t) {
+    if (t < n.hashes.size()) return threadHash(n, t, n.hashes[t], n.hashed[t]);
+    return threadHash(n, t, threadSeed(t));
+}
+
+// The hash of an event mixes its choice (0 when it has none yet): only events with their choice are cached, so
+// that a cached prefix is what a pass from the start computes.
+void VhbExplorer::rehash(Node& n) {
+    const size_t nt = n.apo.threads.size();
+    if (n.hashes.size() > nt) { // (cannot happen: threads are never removed) start again
+        n.hashes.clear();
+        n.hashed.clear();
     }
+    for (ThreadId t = 0; t < nt; ++t) {
+        if (t == n.hashes.size()) {
+            n.hashes.push_back(threadSeed(t));
+            n.hashed.push_back(0);
+        }
+        const size_t upTo = std::min(n.apo.threads[t].size(), t < n.choices.size() ? n.choices[t].size() : size_t(0));
+        if (n.hashed[t] > upTo) { // fewer events or choices than hashed: not a continuation, start again
+            n.hashes[t] = threadSeed(t);
+            n.hashed[t] = 0;
+        }
+        if (n.hashed[t] == upTo) continue;
+        uint64_t h = n.hashes[t];
+        for (size_t i = n.hashed[t]; i < upTo; ++i) h = eventHash(h, n.apo.threads[t][i], n.choices[t][i]);
+        n.hashes[t] = h;
+        n.hashed[t] = uint32_t(upTo);
+    }
+}
+
+uint64_t VhbExplorer::eventHash(uint64_t h, const SymEvent& e, uint32_t choice) {
+    h = mix(mix(mix(mix(mix(h, uint64_t(e.op)), e.key), e.rval), e.wval), e.other);
+    if (e.acc2 != Acc2::None) h = mix(mix(mix(h, uint64_t(e.acc2)), e.key2), e.val2);
+    if (e.accs)
+        for (const WordAcc& w : *e.accs) h = mix(mix(mix(mix(h, w.key), w.write), w.val), w.mask);
+    if (e.role != Role::None) h = mix(h, 0x401e0000ull + uint64_t(e.role));
+    return mix(h, choice);
+}
+
+uint64_t VhbExplorer::threadHash(const Node& n, ThreadId t, uint64_t h, size_t from) {
+    for (size_t i = from; i < n.apo.threads[t].size(); ++i)
+        h = eventHash(h, n.apo.threads[t][i], i < n.choices[t].size() ? n.choices[t][i] : 0);
     return h;
 }
 
@@ -614,7 +648,7 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
         if (p.kind == EventKind::Rmw) {
             // What it writes depends on what it reads: ask the executor (on a copy), once per thread state and
             // value — the thread's events and their values fix its local state (Remark 1), hence the answer.
-            const uint64_t h = mix(mix(mix(threadHash(n, t), val), p.addr), 0x9e0be0000ull + t);
+            const uint64_t h = mix(mix(mix(nodeThreadHash(n, t), val), p.addr), 0x9e0be0000ull + t);
             auto [it, fresh] = probes_.try_emplace(h, Probe{});
             if (fresh) {
                 if (auto e = ex_->probe(t, val)) it->second = {mask(e->value2, p.size), e->rmwWrote, true};

@@ -78,6 +78,11 @@ private:
 struct Node {
     Apo apo;
     std::vector<std::vector<uint32_t>> choices;
+    // Per thread, its hash (VhbExplorer::threadHash from threadSeed) over its first hashed[t] events, kept by
+    // build() across a resumed node's parent and child: the prefix of a resumed node's events and choices is its
+    // parent's, so only the new events are hashed (a full pass per node was ~5 % of a run).
+    std::vector<uint64_t> hashes;
+    std::vector<uint32_t> hashed;
 };
 
 class VhbExplorer {
@@ -205,8 +210,12 @@ private:
     void addGuard(SymEvent& s, const std::vector<SymEvent>& before, ThreadId t) const;
     Node build();
     static uint64_t hashOf(const Node& n);
+    // Thread t's hash from threadSeed(t) over all its events (from n.hashes when build() made them).
+    static uint64_t nodeThreadHash(const Node& n, ThreadId t);
+    static void rehash(Node& n); // n.hashes over every event that has its choice
     // t's events from `from` on, mixed into h.
     static uint64_t threadHash(const Node& n, ThreadId t, uint64_t h = 1469598103934665603ull, size_t from = 0);
+    static uint64_t eventHash(uint64_t h, const SymEvent& e, uint32_t choice);
     static uint64_t threadSeed(ThreadId t) { return mix(1469598103934665603ull, 0xfeed0000 + t); }
     struct Probe {
         uint64_t wval = 0;
