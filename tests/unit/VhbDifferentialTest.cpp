@@ -77,6 +77,65 @@ TEST(VhbDifferential, AgreesWithDfsWithConditionVariablesAndFree) {
     agreeWithDfs(flags, 400, "condition variables, heap, free");
 }
 
+// FIXME (known wrong, core/explore/vhb/DESIGN.md "Data races"): vhb's race search only looks for executions in
+// which, after the first access, nothing but the rest of its atomic section and the second access's thread runs.
+// Here (the random program of seed 555791) t1's section at line 24 writes x0 only when it reads x2 != 1, i.e. after
+// t0 wrote x2 at line 15 — after t0's racing write of x0 at line 13. No synchronisation orders line 13 before line
+// 24 (x2 is a plain int), so dfs's detector reports the race; vhb does not. Seeds 424753, 427238, 32275 and 778325
+// of the default generator miss a race the same way. When the search tracks happens-before instead, this test
+// must assert equal error sets.
+TEST(VhbDifferential, FIXME_MissesARaceWhoseFirstThreadMustRunOn) {
+    const std::string src = R"(#include <pthread.h>
+#include <stdatomic.h>
+#include <assert.h>
+void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void); int __VERIFIER_nondet_int(void);
+int x0;
+int x1;
+int x2;
+atomic_int a0, a1;
+pthread_mutex_t m0 = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t m1 = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t m2 = PTHREAD_MUTEX_INITIALIZER;
+void *t0(void *arg) {
+  x0 = 1;
+  pthread_mutex_lock(&m0);
+  x2 = x0 + 1;
+  int r0 = __VERIFIER_nondet_int(); if (r0) x0 = 1;
+  pthread_mutex_unlock(&m0);
+  x2 = x0 + 1;
+  return 0;
+}
+void *t1(void *arg) {
+  __VERIFIER_atomic_begin(); x0 = x1 + 1; __VERIFIER_atomic_end();
+  x2 = 1;
+  __VERIFIER_atomic_begin(); if (x2 == 1) x1 = 2; else x0 = 3; __VERIFIER_atomic_end();
+  return 0;
+}
+int main() {
+  pthread_t h[2];
+  pthread_create(&h[0], 0, t0, 0);
+  pthread_create(&h[1], 0, t1, 0);
+  pthread_join(h[0], 0);
+  __VERIFIER_atomic_begin(); pthread_join(h[1], 0); x0 = x1 + 1; __VERIFIER_atomic_end();
+  return 0;
+}
+)";
+    auto compiled = skein::frontend::compile({"random.c", src, {}});
+    ASSERT_TRUE(compiled);
+    auto prog = skein::program::lower(*compiled);
+    ASSERT_TRUE(prog);
+    skein::explore::ExploreOptions o;
+    auto dfs = skein::explore::findExplorer("dfs")->run(*prog, o, nullptr);
+    auto v = skein::explore::findExplorer("vhb")->run(*prog, o, nullptr);
+    ASSERT_FALSE(dfs.stoppedEarly);
+    ASSERT_FALSE(v.stoppedEarly);
+    auto expected = errorSet(dfs);
+    ASSERT_EQ(expected.count("race@13-24"), 1u) << "the race dfs reports";
+    expected.erase("race@13-24"); // FIXME: the one vhb misses
+    EXPECT_EQ(errorSet(v), expected);
+    EXPECT_EQ(v.stats.finalStates, dfs.stats.finalStates);
+}
+
 } // namespace
 
 namespace {
