@@ -373,6 +373,8 @@ void VhbExplorer::finishStats() {
     st.extra["realize_infeasible"] = double(realizeInfeasible_);
     st.extra["race_ms"] = raceMs_;
     st.extra["race_states"] = double(raceStates_);
+    st.extra["race_taint_searches"] = double(taintSearches_);
+    st.extra["race_taint_gave_up"] = double(taintSearchesGaveUp_);
     st.extra["witness_inserted"] = double(witnessInserted_);
     st.extra["resumed"] = double(resumed_);
     st.extra["quick_bottoms"] = double(quickBottoms_);

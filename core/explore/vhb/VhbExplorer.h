@@ -123,6 +123,7 @@ private:
              searchStates_ = 0, revisits_ = 0, orderings_ = 0, monitorStates_ = 0;
     double closureMs_ = 0, realizeMs_ = 0, monitorMs_ = 0, raceMs_ = 0;
     uint64_t realizeInfeasible_ = 0, raceStates_ = 0;
+    uint64_t taintSearches_ = 0, taintSearchesGaveUp_ = 0; // findRaces' searches with happens-before tracked
     uint64_t witnessInserted_ = 0; // children whose witness insertInto found (no Closure, no Realize)
     uint64_t visits_ = 0;
     uint64_t quickBottoms_ = 0; // candidates bottomAfter refuted (no Closure built)

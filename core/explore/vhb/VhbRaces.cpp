@@ -3,6 +3,11 @@
 // exhibits (DESIGN.md "Final states", "Data races").
 #include "core/explore/vhb/VhbExplorer.h"
 
+#include <functional>
+#include <map>
+#include <set>
+#include <unordered_set>
+
 
 namespace skein::explore::vhb::detail {
 
@@ -150,6 +155,198 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
     const Order* q = &closed;
     std::vector<std::vector<std::pair<uint32_t, bool>>> maccs; // memAccs of each access, once
     for (const Access& x : accesses) maccs.push_back(memAccs(n.apo.threads[x.t][x.i]));
+
+    // ---- Pairs no prefix makes adjacent: the detector's happens-before, tracked (DESIGN.md "Data races") ----
+    // The detector's view of event k of thread t (RaceDetector::onEvent): the witness trace's event (any
+    // linearisation has the same events per thread).
+    const uint32_t nt = uint32_t(n.apo.threads.size());
+    auto ev = [&](uint32_t t, uint32_t k) -> const Event& { return trace[traceIndex[t][k]]; };
+    auto isAtomicWrite = [](const Event& e, uint64_t a) { return e.isMemory() && e.atomic && e.writes() && e.addr == a; };
+    // Static: from which event on each thread is after `first` in the detector's happens-before in every
+    // linearisation respecting Q (~0u: none). first's thread from first on; a thread from an acquire of an object
+    // a tainted event released before it in Q (a mutex's lock after an unlock of it — each lock in between joins the
+    // previous unlock, so the chain carries it —, an atomic read after an atomic write of the word — the detector
+    // joins every write of an atomic word); from a join of a tainted thread; a whole thread a tainted event creates.
+    // Only orderings every linearisation has, so a pair it orders is ordered in all of them.
+    // The releases of each mutex and atomic word (built once per node, when a pair first needs them).
+    std::map<std::pair<bool, uint64_t>, std::vector<Access>> releases;
+    bool releasesBuilt = false;
+    auto hbAfter = [&](Access first) {
+        if (!releasesBuilt) {
+            releasesBuilt = true;
+            for (uint32_t w = 0; w < nt; ++w)
+                for (uint32_t j = 0; j < n.apo.threads[w].size(); ++j) {
+                    const Event& x = ev(w, j);
+                    if (x.kind == EventKind::Unlock) releases[{true, x.addr}].push_back({w, j});
+                    if (x.kind == EventKind::CondWait) releases[{true, x.addr2}].push_back({w, j});
+                    if (isAtomicWrite(x, x.addr)) releases[{false, x.addr}].push_back({w, j});
+                }
+        }
+        std::vector<uint32_t> from(nt, ~0u);
+        from[first.t] = first.i;
+        auto released = [&](uint32_t u, uint32_t k, bool mutex, uint64_t obj) {
+            auto it = releases.find({mutex, obj});
+            if (it == releases.end()) return false;
+            for (const Access& x : it->second)
+                if (from[x.t] != ~0u && x.i >= from[x.t] && q->before(q->id(x.t, x.i), q->id(u, k))) return true;
+            return false;
+        };
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (uint32_t u = 0; u < nt; ++u) {
+                for (uint32_t w = 0; w < nt; ++w) // creates by tainted events
+                    for (uint32_t j = from[w]; from[w] != ~0u && j < n.apo.threads[w].size(); ++j)
+                        if (ev(w, j).kind == EventKind::ThreadCreate && ev(w, j).value == u && from[u] != 0) {
+                            from[u] = 0;
+                            changed = true;
+                        }
+                const uint32_t lim = std::min<uint32_t>(from[u], uint32_t(n.apo.threads[u].size()));
+                for (uint32_t k = 0; k < lim; ++k) {
+                    const Event& y = ev(u, k);
+                    bool acq = false;
+                    if (y.kind == EventKind::Lock || (y.kind == EventKind::TryLock && y.value)) acq = released(u, k, true, y.addr);
+                    else if (y.kind == EventKind::ThreadJoin) acq = y.value < nt && from[y.value] != ~0u;
+                    else if (y.isMemory() && y.atomic && y.reads()) acq = released(u, k, false, y.addr);
+                    if (acq) {
+                        from[u] = k;
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+        }
+        return from;
+    };
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> hbAfterCache; // per first access, this node
+    // Dynamic: a prefix of a linearisation respecting Q and the values that runs `first`, then anything, then
+    // `second`, with the detector's happens-before tracked as a taint (the threads whose clock holds first, the
+    // mutexes whose last unlock and the atomic words one of whose writes carried it): second's thread untainted
+    // when it runs second (after its own acquire), and no write of first's words in between (the detector would
+    // compare second with that one). Depth-first with a visited set and a budget; `firstAt` is first's position.
+    auto taintSearch = [&](Access first, Access second, const std::vector<std::pair<uint32_t, bool>>& e1keys,
+                           Linearisation& out, uint32_t& firstAt, uint64_t& states) {
+        constexpr uint64_t kBudget = 20'000;
+        std::vector<uint32_t> pos(nt, 0);
+        std::vector<uint64_t> mem = n.apo.init;
+        std::vector<char> thr(nt, 0);
+        std::set<uint64_t> locksT, atomsT;
+        Linearisation path;
+        bool firstDone = false;
+        std::unordered_set<uint64_t> seen;
+        // The bytes of first's access still in the detector's shadow (a mask from `lo`; an access of over 64
+        // bytes is tracked by word instead, conservatively: any write of one of its words ends the search).
+        const Event& f = ev(first.t, first.i);
+        const bool fWrites = f.writes() || f.kind == EventKind::Rmw;
+        auto [lo, hi] = fWrites ? f.writeRange() : f.readRange(0);
+        if (f.kind == EventKind::Rmw) lo = f.addr, hi = f.addr + f.size;
+        const bool byBytes = hi > lo && hi - lo <= 64 && (fWrites || f.readRange(1).first >= f.readRange(1).second);
+        const uint64_t full = !byBytes ? 0 : hi - lo == 64 ? ~0ull : (uint64_t(1) << (hi - lo)) - 1;
+        uint64_t alive = full;
+        auto maskOf = [&](std::pair<uint64_t, uint64_t> r) -> uint64_t {
+            uint64_t m = 0;
+            for (uint64_t a = std::max(r.first, lo); a < std::min(r.second, hi); ++a) m |= uint64_t(1) << (a - lo);
+            return m;
+        };
+        std::function<bool()> dfs = [&]() -> bool {
+            if (states >= kBudget) return false;
+            uint64_t h = firstDone ? 7 + alive : 3;
+            for (uint32_t p : pos) h = (h ^ p) * 1099511628211ull;
+            for (uint64_t m : mem) h = (h ^ m) * 1099511628211ull;
+            for (char c : thr) h = (h ^ uint64_t(c)) * 1099511628211ull;
+            for (uint64_t l : locksT) h = (h ^ l) * 1099511628211ull;
+            for (uint64_t a : atomsT) h = (h ^ (a + 1)) * 1099511628211ull;
+            if (!seen.insert(h).second) return false;
+            ++states;
+            const uint32_t excl = exclusiveThread(n.apo, pos);
+            for (uint32_t t = 0; t < nt; ++t) {
+                if (pos[t] >= n.apo.threads[t].size()) continue;
+                if (t == second.t && pos[t] == second.i && !firstDone) continue; // second only after first
+                if (!canStep(n.apo, q, pos, mem, t, false, excl)) continue;
+                const uint32_t k = pos[t];
+                const Event& e = ev(t, k);
+                const SymEvent& se = n.apo.threads[t][k];
+                // The detector's step, on the taint.
+                auto saveThr = thr;
+                auto saveL = locksT, saveA = atomsT;
+                const bool saveFirst = firstDone;
+                if (e.kind == EventKind::Lock || (e.kind == EventKind::TryLock && e.value)) thr[t] |= char(locksT.count(e.addr));
+                if (e.kind == EventKind::ThreadJoin && e.value < nt) thr[t] |= thr[e.value];
+                if (e.isMemory() && e.atomic && e.reads()) thr[t] |= char(atomsT.count(e.addr));
+                if (firstDone && t == second.t && k == second.i) {
+                    bool meets = !byBytes;
+                    if (byBytes) {
+                        uint64_t m = maskOf(e.writeRange()) | maskOf(e.readRange(0)) | maskOf(e.readRange(1));
+                        if (e.kind == EventKind::Rmw) m |= maskOf({e.addr, e.addr + e.size});
+                        meets = (m & alive) != 0;
+                    }
+                    if (!thr[t] && meets) { // unordered: a race, as the detector reports it
+                        path.push_back(t);
+                        out = path;
+                        return true;
+                    }
+                    thr = saveThr;
+                    continue;
+                }
+                // first would no longer be the word's last access (a write by anyone), or its thread's last read of it
+                // (the detector keeps one read per thread): conservative, at the granularity of words.
+                const uint64_t aliveBefore = alive;
+                if (firstDone && byBytes) {
+                    // A write takes the bytes it covers; a read of first's thread replaces a read of first's.
+                    uint64_t gone = maskOf(e.writeRange());
+                    if (e.kind == EventKind::Rmw) gone |= maskOf({e.addr, e.addr + e.size});
+                    if (!fWrites && t == first.t) gone |= maskOf(e.readRange(0)) | maskOf(e.readRange(1));
+                    alive &= ~gone;
+                    if (!alive) {
+                        alive = aliveBefore;
+                        thr = saveThr;
+                        continue;
+                    }
+                } else if (firstDone) {
+                    bool again = false;
+                    if (t == first.t)
+                        forEachAccess(se, [&](uint32_t key, bool, uint64_t, uint64_t) {
+                            for (auto [k1, w1] : e1keys) again |= k1 == key && !w1; // a read of first's is replaced
+                        });
+                    if (again || touches(t, k, e1keys)) {
+                        thr = saveThr;
+                        continue;
+                    }
+                }
+                if (t == first.t && k == first.i) {
+                    firstDone = true;
+                    firstAt = uint32_t(path.size());
+                    thr[t] = 1;
+                }
+                if (e.kind == EventKind::Unlock) {
+                    if (thr[t]) locksT.insert(e.addr);
+                    else locksT.erase(e.addr);
+                }
+                if (e.kind == EventKind::CondWait) {
+                    if (thr[t]) locksT.insert(e.addr2);
+                    else locksT.erase(e.addr2);
+                }
+                if (e.kind == EventKind::ThreadCreate && e.value < nt) thr[e.value] |= thr[t];
+                if (e.isMemory() && e.atomic && e.writes() && thr[t]) atomsT.insert(e.addr);
+                if (!thr[second.t]) { // a tainted second thread stays tainted: no race on this branch
+                    auto saveMem = mem;
+                    pos[t]++;
+                    se.applyTo(mem);
+                    path.push_back(t);
+                    if (dfs()) return true;
+                    path.pop_back();
+                    pos[t]--;
+                    mem = std::move(saveMem);
+                }
+                thr = std::move(saveThr);
+                locksT = std::move(saveL);
+                atomsT = std::move(saveA);
+                firstDone = saveFirst;
+                alive = aliveBefore;
+            }
+            return false;
+        };
+        return dfs();
+    };
     for (size_t bi = 0; bi < accesses.size(); ++bi) {
         const Access& b = accesses[bi];
         const SymEvent& eb = n.apo.threads[b.t][b.i];
@@ -252,6 +449,33 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
                 FoundError f = raceError(*ex_, firstAt, last - 1);
                 if (errors_.add(f.key, std::move(f.report), *ex_, schedule_, f.cut)) stop_ = true;
                 break;
+            }
+            if (stop_) return;
+            if (racesFound_.count(key)) continue;
+            // No prefix makes the pair adjacent: one may still leave it unordered with other events in between
+            // (the first's thread running on, say). Unless Q orders it for the detector in every linearisation.
+            for (int order = 0; order < 2 && !racesFound_.count(key); ++order) {
+                Access first = order ? b : a, second = order ? a : b;
+                if (q->before(q->id(second.t, second.i), q->id(first.t, first.i))) continue;
+                auto it = hbAfterCache.find({first.t, first.i});
+                if (it == hbAfterCache.end()) it = hbAfterCache.emplace(std::make_pair(first.t, first.i), hbAfter(first)).first;
+                if (it->second[second.t] <= second.i) continue; // ordered in every linearisation
+                Linearisation path;
+                uint32_t firstAt = 0;
+                uint64_t states = 0;
+                const bool hit = taintSearch(first, second, maccs[order ? bi : ai], path, firstAt, states);
+                raceStates_ += states;
+                taintSearches_++;
+                if (states >= 20'000 && !hit) taintSearchesGaveUp_++;
+                if (!hit) continue;
+                if (!replay(toSchedule(n, path))) {
+                    setLimit("internal: a race witness did not replay in the executor");
+                    return;
+                }
+                racesFound_.insert(key);
+                const uint32_t last = uint32_t(ex_->trace().size());
+                FoundError f = raceError(*ex_, firstAt, last - 1);
+                if (errors_.add(f.key, std::move(f.report), *ex_, schedule_, f.cut)) stop_ = true;
             }
             if (stop_) return;
         }
