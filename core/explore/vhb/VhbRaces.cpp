@@ -466,7 +466,11 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
                 const bool hit = taintSearch(first, second, maccs[order ? bi : ai], path, firstAt, states);
                 raceStates_ += states;
                 taintSearches_++;
-                if (states >= 20'000 && !hit) taintSearchesGaveUp_++;
+                if (states >= 20'000 && !hit) {
+                    // Undecided: a race may be missed, so the verdict must not be "safe" (as for the monitor).
+                    taintSearchesGaveUp_++;
+                    runs_.addBound("vhb: a race search with happens-before tracked gave up after 20,000 states");
+                }
                 if (!hit) continue;
                 if (!replay(toSchedule(n, path))) {
                     setLimit("internal: a race witness did not replay in the executor");
