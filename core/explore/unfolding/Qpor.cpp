@@ -366,7 +366,7 @@ report::CheckResult QporExplorer::run() {
     st.extra["ms_cex"] = phase_.toMs(tCex_);
     result_.errors = errors_.take();
     result_.verdict = report::computeVerdict(result_);
-    return result_;
+    return std::move(result_); // run() is called once: the errors and their traces need not be copied
 }
 
 report::CheckResult explore(const program::Program& p, const ExploreOptions& opts, Observer* obs) {
