@@ -16,18 +16,8 @@ finish within --dfs-limit seconds are skipped.
 """
 import argparse, json, os, statistics, subprocess, sys
 
-
-def rows(path):
-    base = os.path.dirname(os.path.abspath(path))
-    for line in open(path):
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        prog, _, args = line.partition("|")
-        prog = prog.strip()
-        if not prog.startswith("/"):
-            prog = os.path.join(base, prog)
-        yield prog, args.split()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from targets import rows  # the rows-file reader (same format)
 
 
 def measure(skein, prog, args, runs):
@@ -54,7 +44,7 @@ def main():
     print(f"| program | dfs runs | dfs ms | qpor runs | qpor ms | saved | speed-up | saved / speed-up |")
     print(f"|---|---:|---:|---:|---:|---:|---:|---:|")
     worst = 0.0
-    for prog, args in rows(a.rows):
+    for prog, args, _, _ in rows(a.rows):
         label = os.path.relpath(prog, os.path.join(here, "..")) + (" " + " ".join(args) if args else "")
         dr, dm, cut = measure(a.skein, prog, ["--algo=dfs", f"--time-limit={a.dfs_limit}", f"--warm-runs={dw}", *args],
                               a.dfs_runs)

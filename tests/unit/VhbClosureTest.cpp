@@ -76,6 +76,17 @@ void interleavings(const Apo& a, std::vector<uint32_t>& pos, Linearisation& cur,
     if (done) out.push_back(cur);
 }
 
+// Every complete linearisation of `a` that respects its values (the brute force the tests hold Closure against).
+std::vector<Linearisation> respecting(const Apo& a) {
+    std::vector<Linearisation> all, good;
+    std::vector<uint32_t> pos(a.threads.size(), 0);
+    Linearisation cur;
+    interleavings(a, pos, cur, all);
+    for (auto& l : all)
+        if (respects(a, l)) good.push_back(l);
+    return good;
+}
+
 // Does the linearisation put event (t1, i1) before (t2, i2)?
 bool orders(const Linearisation& lin, uint32_t t1, uint32_t i1, uint32_t t2, uint32_t i2) {
     std::vector<uint32_t> seen(8, 0);
@@ -98,11 +109,15 @@ void expectForcedAndRealizable(const Apo& a, Order& q, const std::vector<Lineari
             for (uint32_t t2 = 0; t2 < threads; ++t2)
                 for (uint32_t i2 = 0; i2 < a.threads[t2].size(); ++i2)
                     if (t1 != t2 && q.before(q.id(t1, i1), q.id(t2, i2)))
-                        for (auto& l : good) ASSERT_TRUE(orders(l, t1, i1, t2, i2));
+                        for (auto& l : good) {
+                            ASSERT_TRUE(orders(l, t1, i1, t2, i2));
+                        }
     q.computeRequired();
     auto lin = realize(a, q);
     ASSERT_EQ(lin.has_value(), feasible);
-    if (lin) ASSERT_TRUE(respects(a, *lin));
+    if (lin) {
+        ASSERT_TRUE(respects(a, *lin));
+    }
 }
 
 void check(uint32_t threads, int rounds, bool rmw, bool multi = false) {
@@ -110,12 +125,7 @@ void check(uint32_t threads, int rounds, bool rmw, bool multi = false) {
     int feasibleCount = 0, bottoms = 0, missed = 0;
     for (int round = 0; round < rounds; ++round) {
         Apo a = randomApo(rng, threads, rmw, multi);
-        std::vector<Linearisation> all, good;
-        std::vector<uint32_t> pos(threads, 0);
-        Linearisation cur;
-        interleavings(a, pos, cur, all);
-        for (auto& l : all)
-            if (respects(a, l)) good.push_back(l);
+        const std::vector<Linearisation> good = respecting(a);
         const bool feasible = !good.empty();
         feasibleCount += feasible;
         auto q = closure(a);
@@ -178,12 +188,7 @@ void checkFromParent(uint32_t threads, int rounds, bool multi, bool single) {
         }
         for (uint32_t u = 0; u < threads; ++u) p.threads[u].resize(len[u]);
         SCOPED_TRACE("round " + std::to_string(round));
-        std::vector<Linearisation> all, good;
-        std::vector<uint32_t> pos(threads, 0);
-        Linearisation cur;
-        interleavings(a, pos, cur, all);
-        for (auto& l : all)
-            if (respects(a, l)) good.push_back(l);
+        const std::vector<Linearisation> good = respecting(a);
         const bool feasible = !good.empty();
         if (auto qp = closure(p)) {
             if (single)

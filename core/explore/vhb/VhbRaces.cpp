@@ -218,6 +218,19 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
         return from;
     };
     std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> hbAfterCache; // per first access, this node
+    // A race found by either search: replays the prefix (first at `firstAt`, second last) for its counterexample.
+    // False when the witness does not replay (an internal limit is set; findRaces must stop).
+    auto reportRace = [&](const Linearisation& path, uint32_t firstAt, const ErrorKey& key) {
+        if (!replay(toSchedule(n, path))) {
+            setLimit("internal: a race witness did not replay in the executor");
+            return false;
+        }
+        racesFound_.insert(key);
+        const uint32_t last = uint32_t(ex_->trace().size());
+        FoundError f = raceError(*ex_, firstAt, last - 1);
+        if (errors_.add(f.key, std::move(f.report), *ex_, schedule_, f.cut)) stop_ = true;
+        return true;
+    };
     // Dynamic: a prefix of a linearisation respecting Q and the values that runs `first`, then anything, then
     // `second`, with the detector's happens-before tracked as a taint (the threads whose clock holds first, the
     // mutexes whose last unlock and the atomic words one of whose writes carried it): second's thread untainted
@@ -440,14 +453,7 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
                                  found ? "yes" : "no", (unsigned long long)limits.states);
                 raceStates_ += limits.states;
                 if (!found) continue;
-                if (!replay(toSchedule(n, *found))) {
-                    setLimit("internal: a race witness did not replay in the executor");
-                    return;
-                }
-                racesFound_.insert(key);
-                const uint32_t last = uint32_t(ex_->trace().size());
-                FoundError f = raceError(*ex_, firstAt, last - 1);
-                if (errors_.add(f.key, std::move(f.report), *ex_, schedule_, f.cut)) stop_ = true;
+                if (!reportRace(*found, firstAt, key)) return;
                 break;
             }
             if (stop_) return;
@@ -472,14 +478,7 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
                     runs_.addBound("vhb: a race search with happens-before tracked gave up after 20,000 states");
                 }
                 if (!hit) continue;
-                if (!replay(toSchedule(n, path))) {
-                    setLimit("internal: a race witness did not replay in the executor");
-                    return;
-                }
-                racesFound_.insert(key);
-                const uint32_t last = uint32_t(ex_->trace().size());
-                FoundError f = raceError(*ex_, firstAt, last - 1);
-                if (errors_.add(f.key, std::move(f.report), *ex_, schedule_, f.cut)) stop_ = true;
+                if (!reportRace(path, firstAt, key)) return;
             }
             if (stop_) return;
         }
