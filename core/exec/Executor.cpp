@@ -68,6 +68,8 @@ size_t Executor::stateBytes() const {
     return memory_.arena().size() + trace_.size() * sizeof(Event) + threads_.size() * sizeof(Thread);
 }
 
+bool Executor::wasCut(ThreadId t) const { return threads_[t]->cut; }
+
 bool Executor::inAtomicSection(ThreadId t) const { return threads_[t]->atomicDepth > 0; }
 
 uint32_t Executor::atomicSectionId(ThreadId t) const {
@@ -373,6 +375,7 @@ void Executor::failAccess(ThreadId t, AccessError e, uint64_t ptr, uint64_t size
 void Executor::cut(ThreadId t) {
     if (status_ == ExecStatus::Unsupported || threads_[t]->stopped) return;
     anyCut_ = true;
+    threads_[t]->cut = true;
     stopThread(t);
 }
 

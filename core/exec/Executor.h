@@ -122,6 +122,9 @@ public:
     size_t numThreads() const { return threads_.size(); }
     const ThreadView& thread(ThreadId t) const;
     bool enabled(ThreadId t) const;
+    // Thread t was stopped by a cut (a failed assume, abort, a spin iteration that changes nothing), not by an
+    // error or a bound.
+    bool wasCut(ThreadId t) const;
     // The thread in an SV-COMP atomic section that has started executing it, or kNoThread: while there is one,
     // only it may run.
     ThreadId exclusiveThread() const { return exclusive_; }

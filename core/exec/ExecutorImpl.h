@@ -30,6 +30,7 @@ struct Executor::Thread {
     uint8_t phase = 0; // second event of one instruction (cond_wait: the mutex re-acquire)
     bool finished = false;
     bool stopped = false; // an error, a cut or a bound ended this thread (not finished)
+    bool cut = false;     // of those, a cut: a failed assume, abort, or a spin iteration that changes nothing
     bool endedProgram = false; // it returned from main or called exit(): nothing can join it
     bool absent = false; // an id no thread has in this execution (ids are canonical, see createThread)
     bool joined = false;

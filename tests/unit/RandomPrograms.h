@@ -25,6 +25,9 @@ struct GeneratorFlags {
     // ... and library and mixed-size accesses of shared memory: memcpy/memset of a struct and an array, strcpy/
     // strcmp/strlen on a char buffer, char/short/int/64-bit accesses of one union, a pointer cast into an int.
     bool memory = false;
+    // ... and threads that stop for good on what they read: __VERIFIER_assume on a shared or atomic value, and
+    // spin loops that only read (cut by spin-assume when an iteration changes nothing).
+    bool cuts = false;
 };
 
 struct Generator {
@@ -46,11 +49,12 @@ struct Generator {
     std::string var() { return "x" + std::to_string(pick(vars)); }
     // Only drawn when a flag is on, so that the programs of the default flags stay what they were.
     bool extraStatement(int& locals) {
-        int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0) + (flags.memory ? 13 : 0);
+        int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0) + (flags.memory ? 13 : 0) + (flags.cuts ? 6 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
         if (!flags.heap && k >= 5) k += 4;
+        if (!flags.memory && k >= 9) k += 13;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
         switch (k) {
@@ -71,6 +75,23 @@ struct Generator {
         case 19: emit("  " + local() + " = " + std::string(pick(2) ? "su.c[" + std::to_string(pick(4)) + "]" : pick(2) ? "su.i" : "(int)(su.l >> 32)") + ";"); break;
         case 20: emit("  ((char *)&" + var() + ")[" + std::to_string(pick(2)) + "] = " + v() + ";"); break;
         case 21: emit("  " + local() + " = sarr[" + std::to_string(pick(2)) + "] + sr.b;"); break;
+        case 22: emit("  __VERIFIER_assume(" + var() + " != " + v() + ");"); break;
+        case 23: emit("  while (" + var() + " == " + v() + ") ;"); break; // a spin on a plain int (racy)
+        case 24: emit("  while (atomic_load(&a" + std::to_string(pick(2)) + ") == 0) ;"); break;
+        case 25: {
+            std::string r = "r" + std::to_string(locals++);
+            emit("  int " + r + " = atomic_load(&a" + std::to_string(pick(2)) + "); __VERIFIER_assume(" + r + " < 2);");
+            break;
+        }
+        case 26: { // a choice, then the cut (not a leaf: DESIGN.md "Cut threads end a node")
+            std::string r = "r" + std::to_string(locals++);
+            emit("  int " + r + " = __VERIFIER_nondet_int(); __VERIFIER_assume(" + r + ");");
+            break;
+        }
+        case 27: // a thread-local event, then the cut: unconditional (no choice since the last read) without a local
+            emit("  if (" + (locals ? "r" + std::to_string(pick(locals)) + " == 1" : std::string("1")) +
+                 ") { atomic_thread_fence(memory_order_seq_cst); abort(); }");
+            break;
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
         case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
         case 2: // waits for a signal and takes the flag (a deadlock when nobody sets it)
@@ -150,6 +171,7 @@ struct Generator {
         if (flags.heap) emit("#include <stdlib.h>");
         if (flags.memory) emit("#include <string.h>");
         emit("void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void); int __VERIFIER_nondet_int(void);");
+        if (flags.cuts) emit("void __VERIFIER_assume(int); void abort(void);");
         for (int v = 0; v < vars; ++v) emit("int x" + std::to_string(v) + ";");
         emit("atomic_int a0, a1;");
         if (flags.condVars) {

@@ -77,6 +77,14 @@ TEST(VhbDifferential, AgreesWithDfsWithConditionVariablesAndFree) {
     agreeWithDfs(flags, 400, "condition variables, heap, free");
 }
 
+// Threads cut by an assume or a spin-assume on what they read: a node whose thread is cut by an event that
+// only observed is a leaf (DESIGN.md "Cut threads end a node").
+TEST(VhbDifferential, AgreesWithDfsWithAssumesAndSpins) {
+    GeneratorFlags flags;
+    flags.cuts = true;
+    agreeWithDfs(flags, 600, "assumes and spin loops");
+}
+
 // A race no execution runs back to back (core/explore/vhb/DESIGN.md "Data races"): here (the random program of seed
 // 555791) t1's section at line 24 writes x0 only when it reads x2 != 1, i.e. after t0 wrote x2 at line 15 — after
 // t0's racing write of x0 at line 13. No synchronisation orders line 13 before line 24 (x2 is a plain int), so

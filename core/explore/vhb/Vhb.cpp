@@ -92,10 +92,76 @@ void VhbExplorer::visit(Work& w) {
     runs_.noteRun(*ex_, result_);
     if (collect()) stop_ = true;
     const ExecStatus status = ex_->status();
+    if (!opts_.vhbPaper && (status == ExecStatus::Running || status == ExecStatus::Cut)) {
+        if (auto cut = cutThreads(node); !cut.empty()) {
+            leaf(w, node, cut);
+            return;
+        }
+    }
     const Extended x = opts_.vhbPaper ? extendPaper(w, node) : extendValues(w, node);
     if (limit_) return;
     if (x.children) ++nonMaximal_;
     if (x.classes) maximal(node, status, x.classes);
+}
+
+namespace {
+// A read-like event that changes nothing another thread can see: removing it from a linearisation keeps every
+// other read's value (a read, of one word or several, a failed trylock or compare-exchange; not inside an atomic
+// section). Not a thread-local event: a fence or a one-outcome nondet value is run by WExtend, so no node has its
+// thread waiting before it (DESIGN.md "Cut threads end a node").
+bool onlyObserves(const SymEvent& e) {
+    if (e.section || e.role != Role::None || e.acc2 == Acc2::Write) return false;
+    if (e.op == Op::Multi)
+        return e.accs && std::none_of(e.accs->begin(), e.accs->end(), [](const WordAcc& a) { return a.write; });
+    return e.op == Op::Read || (e.op == Op::Rmw && !e.rmwWrites);
+}
+} // namespace
+
+// DESIGN.md "Cut threads end a node": a thread cut right after an event that only observed. Whatever the other
+// threads do from such a node they also do with that thread paused before the event, in nodes the exploration
+// reaches anyway.
+std::vector<ThreadId> VhbExplorer::cutThreads(const Node& node) const {
+    std::vector<ThreadId> out;
+    for (ThreadId t = 0; t < ex_->numThreads() && t < node.apo.threads.size(); ++t)
+        if (ex_->thread(t).state == exec::ThreadState::Stopped && ex_->wasCut(t) && !node.apo.threads[t].empty() &&
+            onlyObserves(node.apo.threads[t].back()))
+            out.push_back(t);
+    return out;
+}
+
+bool VhbExplorer::racePartner(const Apo& a, ThreadId t, bool atomic) const {
+    bool partner = false;
+    forEachAccess(a.threads[t].back(), [&](uint32_t k, bool write, uint64_t, uint64_t) {
+        if (write || partner || (atomic && (k >= plainKey_.size() || !plainKey_[k]))) return;
+        for (ThreadId u = 0; u < a.threads.size() && !partner; ++u)
+            if (u != t)
+                for (const SymEvent& e : a.threads[u]) {
+                    forEachAccess(e, [&](uint32_t k2, bool w2, uint64_t, uint64_t) { partner |= w2 && k2 == k; });
+                    partner |= e.role == Role::Free && e.key == k;
+                    if (partner) break;
+                }
+    });
+    return partner;
+}
+
+// A node ended by a cut: one blocked run, and the race search over its events — as for a maximal node: a racing
+// prefix whose extensions all cut a thread is a prefix of such a node's linearisations (DESIGN.md).
+void VhbExplorer::leaf(const Work& w, const Node& node, const std::vector<ThreadId>& cut) {
+    ++result_.stats.blocked;
+    ++cutLeaves_;
+    for (ThreadId t : cut) *cutAfter_.tryEmplace(nodeThreadHash(node, t), 1).first = 1;
+    // A bound another thread hit stays: the runs through this node are bounded (dfs would count them so).
+    if (ex_->errors().empty() && !ex_->boundReason().empty()) runs_.addBound(ex_->boundReason());
+    if (!opts_.detectRaces || stop_) return;
+    auto t0 = Clock::now();
+    ++closureCalls_;
+    std::optional<Order> q;
+    if (incremental_ && w.closed) q = closureExtending(node.apo, w.closed->q, w.closed->len, w.closed->init);
+    if (!q) q = closure(node.apo);
+    closureMs_ += msSince(t0);
+    if (!q) return; // (cannot happen: the node has a witness)
+    q->computeRequired();
+    findRaces(node, *q);
 }
 
 // collectErrors (Explorer.cpp) over the witness, carried on from the parent's state when the node resumed it:
@@ -154,10 +220,28 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
         Node child;
         ThreadId t;
         size_t events;
-        uint64_t hash;
+        uint64_t hash, threadHash;
     };
     std::vector<Pending> pending;
     const size_t firstChild = work_.size();
+    // A realisable child known to end in a cut (cutAfter_: its thread's events, values and choices were seen to
+    // end in one) is a leaf without a visit, unless its event could race (the leaf's race search needs it). The
+    // node then searches its own races: a racing prefix that every extension cuts is one of its linearisations'
+    // (DESIGN.md "Cut threads end a node").
+    bool searchOwnRaces = false;
+    auto predictedCut = [&](const Node& c, ThreadId t, size_t events, uint64_t threadHash, uint64_t hash) {
+        if (events != 1 || ex_->status() != ExecStatus::Running || !onlyObserves(c.apo.threads[t].back()) ||
+            !cutAfter_.contains(threadHash) ||
+            racePartner(c.apo, t, ex_->thread(t).pending.atomic))
+            return false;
+        *attempted_.tryEmplace(hash, 2).first = 2;
+        ++children;
+        ++cutPredicted_;
+        ++cutLeaves_;
+        ++result_.stats.blocked;
+        searchOwnRaces = true;
+        return true;
+    };
     auto push = [&](std::vector<report::Decision>&& s, bool appends, uint64_t hash) {
         // The witness's decisions are the schedule's prefix when the child appends to it (toSchedule recomputes a
         // signal's choice along the linearisation, the same on the same prefix).
@@ -190,8 +274,9 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
             child.apo.openSection[t] = ext.open;
             child.choices[t].resize(len);
             child.choices[t].insert(child.choices[t].end(), ext.choices.begin(), ext.choices.end());
+            const uint64_t tHash = threadHash(child, t, threadH[t], len);
             uint64_t hash = 1469598103934665603ull;
-            for (ThreadId u = 0; u < nt; ++u) hash = mix(hash, u == t ? threadHash(child, t, threadH[t], len) : threadH[u]);
+            for (ThreadId u = 0; u < nt; ++u) hash = mix(hash, u == t ? tHash : threadH[u]);
             struct Restore { // the node's thread t again, however this candidate ends
                 Node& child;
                 const Node& node;
@@ -205,7 +290,8 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
             } restore{child, node, t};
             auto [decided, fresh] = attempted_.tryEmplace(hash, 0);
             if (!fresh) {
-                children += *decided; // decided before: explored from there when realisable
+                children += *decided != 0; // decided before: explored from there when realisable
+                searchOwnRaces |= *decided == 2; // (a cut leaf has one parent: its events but the last; defensive)
                 continue;
             }
             if (kTrace)
@@ -214,6 +300,7 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
                              (unsigned long long)ext.evs[0].wval);
             if (auto lin = insertInto(child.apo, witness(), t, uint32_t(ext.evs.size()), kInsertTries)) {
                 ++witnessInserted_;
+                if (predictedCut(child, t, ext.evs.size(), tHash, hash)) continue;
                 const Linearisation& base = witness().base;
                 const bool appends = std::equal(base.begin(), base.end(), lin->begin());
                 // Appended: the witness's decisions (schedule_, which replayed it), then the block's, which the
@@ -235,7 +322,7 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
                 ++quickBottoms_;
                 ++infeasible_;
             } else {
-                pending.push_back({child, t, ext.evs.size(), hash});
+                pending.push_back({child, t, ext.evs.size(), hash, tHash});
             }
         }
     // The node's closed order: from its parent's when that extends to it (closureExtending: no new write has a
@@ -263,9 +350,34 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
             ++infeasible_;
             continue;
         }
-        if (auto s = realizeChild(p.child, p.events == 1 && closed ? &closed->q : nullptr, p.t))
-            push(std::move(*s), false, p.hash);
-        else ++infeasible_;
+        if (auto s = realizeChild(p.child, p.events == 1 && closed ? &closed->q : nullptr, p.t)) {
+            if (!predictedCut(p.child, p.t, p.events, p.threadHash, p.hash)) push(std::move(*s), false, p.hash);
+        } else {
+            ++infeasible_;
+        }
+    }
+    if (searchOwnRaces) {
+        // A bound another thread hit stays in the leaves (as leaf() records it).
+        if (ex_->errors().empty() && !ex_->boundReason().empty()) runs_.addBound(ex_->boundReason());
+        if (opts_.detectRaces && !stop_ && !limit_) {
+            auto t0 = Clock::now();
+            std::optional<Order> q;
+            if (closed) q = closed->q;
+            else {
+                ++closureCalls_;
+                q = closure(node.apo);
+            }
+            closureMs_ += msSince(t0);
+            if (q) {
+                q->computeRequired();
+                const size_t found = racesFound_.size();
+                findRaces(node, *q);
+                if (racesFound_.size() != found) { // its counterexample replayed: the executor is not the node's
+                    for (size_t i = firstChild; i < work_.size(); ++i) work_[i].from = nullptr;
+                    snap.reset();
+                }
+            }
+        }
     }
     for (size_t i = firstChild; i < work_.size(); ++i) work_[i].closed = closed;
     nodeClosed_ = closed;
@@ -378,6 +490,8 @@ void VhbExplorer::finishStats() {
     st.extra["witness_inserted"] = double(witnessInserted_);
     st.extra["resumed"] = double(resumed_);
     st.extra["quick_bottoms"] = double(quickBottoms_);
+    st.extra["cut_leaves"] = double(cutLeaves_);
+    st.extra["cut_predicted"] = double(cutPredicted_);
 
     if (opts_.vhbPaper) { // the paper mode's Closure is PaperApo's (the values mode's counters stay 0 there)
         const paper::Counters& c = paperCounters_;

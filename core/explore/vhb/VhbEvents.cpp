@@ -487,6 +487,11 @@ Node VhbExplorer::build() {
         if (sym.role == Role::Free && !freed.insert(sym.key).second) sym = {Op::Read, sym.key, 1, 0}; // double free
         if (sym.role == Role::None && e.kind == EventKind::Free) sym.role = Role::Free;
         sym.section = e.tid < sectionOf_.size() && th.size() < sectionOf_[e.tid].size() ? sectionOf_[e.tid][th.size()] : 0;
+        if (!e.atomic)
+            forEachAccess(sym, [&](uint32_t k, bool, uint64_t, uint64_t) {
+                if (plainKey_.size() <= k) plainKey_.resize(k + 1, 0);
+                plainKey_[k] = 1;
+            });
         th.push_back(sym);
     }
     n.apo.finished.resize(nt);

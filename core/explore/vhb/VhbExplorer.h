@@ -58,6 +58,15 @@ public:
         }
     }
     bool insert(uint64_t h) { return tryEmplace(h, 0).second; }
+    bool contains(uint64_t h) const {
+        if (h == 0) h = 1;
+        if (keys_.empty()) return false;
+        const size_t m = keys_.size() - 1;
+        for (size_t i = (h ^ (h >> 29)) & m;; i = (i + 1) & m) {
+            if (keys_[i] == h) return true;
+            if (keys_[i] == 0) return false;
+        }
+    }
 
 private:
     std::vector<uint64_t> keys_;
@@ -127,6 +136,12 @@ private:
     uint64_t witnessInserted_ = 0; // children whose witness insertInto found (no Closure, no Realize)
     uint64_t visits_ = 0;
     uint64_t quickBottoms_ = 0; // candidates bottomAfter refuted (no Closure built)
+    // Cut threads (DESIGN.md "Cut threads end a node"): nodes ended by a thread cut after an event that only
+    // observed, those of them known without a visit, and the per-thread hashes (events, values, choices) after
+    // which the thread is cut — its local state is a function of them (Remark 1), so the cut is too.
+    uint64_t cutLeaves_ = 0, cutPredicted_ = 0;
+    HashBytes cutAfter_;
+    std::vector<char> plainKey_; // per key: some execution accessed it other than atomically
     uint64_t resumed_ = 0;         // nodes whose state was a snapshot of their parent's, stepped (no replay)
     static constexpr uint32_t kInsertTries = 4;
 
@@ -243,6 +258,12 @@ private:
         uint64_t classes = 0;
     };
     Extended extendValues(const Work& w, const Node& node);
+    // The threads of the node cut after an event that only observed (its last: a read, a failed trylock or
+    // compare-exchange, a nondet choice), whose node is therefore a leaf.
+    std::vector<ThreadId> cutThreads(const Node& node) const;
+    void leaf(const Work& w, const Node& node, const std::vector<ThreadId>& cut);
+    // Could the last event of thread t race with a write of another thread in a? (Conservative.)
+    bool racePartner(const Apo& a, ThreadId t, bool atomic) const;
     Extended extendPaper(const Work& w, const Node& node);
     void maximal(const Node& node, ExecStatus status, uint64_t classes);
     paper::Counters paperCounters_;
