@@ -3,11 +3,17 @@
 // shared variables, atomics, mutexes, nondet values, assertions and SV-COMP atomic sections; with flags, also
 // condition variables and a heap object that may be freed. One seed = one program. Shared by DifferentialTest.cpp (qpor vs dfs) and VhbDifferentialTest.cpp (vhb vs dfs).
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 #include <set>
 #include <sstream>
 #include <string>
 
+#include <gtest/gtest.h>
+
+#include "core/explore/Explorer.h"
+#include "core/frontend/Frontend.h"
+#include "core/program/Lower.h"
 #include "core/report/Result.h"
 
 namespace skein::testing {
@@ -28,6 +34,10 @@ struct GeneratorFlags {
     // ... and threads that stop for good on what they read: __VERIFIER_assume on a shared or atomic value, and
     // spin loops that only read (cut by spin-assume when an iteration changes nothing).
     bool cuts = false;
+    // Programs without a data race (with atomicSections off): every access of the shared ints inside a critical
+    // section of m0 — several accesses per section, reads whose value the section's own accesses decide among
+    // them — plus atomics, nondet values and assertions on what was read.
+    bool locked = false;
 };
 
 struct Generator {
@@ -109,7 +119,44 @@ struct Generator {
         }
         return true;
     }
+    void lockedStatement(int& locals) {
+        auto r = [&] { return "r" + std::to_string(locals++); };
+        auto c = [&] { return std::to_string(pick(3)); };
+        switch (pick(7)) {
+        case 0: {
+            std::string a = r();
+            emit("  pthread_mutex_lock(&m0); int " + a + " = " + var() + "; " + var() + " = " + a +
+                 " + 1; pthread_mutex_unlock(&m0);");
+            break;
+        }
+        case 1: {
+            std::string x = var(), a = r();
+            emit("  pthread_mutex_lock(&m0); " + x + " = " + c() + "; int " + a + " = " + var() + "; " + x + " = " + a +
+                 " + " + c() + "; pthread_mutex_unlock(&m0);");
+            break;
+        }
+        case 2: {
+            std::string x = var(), a = r(), b = r();
+            emit("  pthread_mutex_lock(&m0); int " + a + " = " + x + "; if (" + a + " == " + c() + ") " + var() + " = " +
+                 c() + "; int " + b + " = " + x + "; pthread_mutex_unlock(&m0);");
+            break;
+        }
+        case 3:
+            if (locals) emit("  assert(r" + std::to_string(pick(locals)) + " != " + std::to_string(1 + pick(2)) + ");");
+            else emit("  atomic_fetch_add(&a" + std::to_string(pick(2)) + ", 1);");
+            break;
+        case 4: emit("  int " + r() + " = atomic_load(&a" + std::to_string(pick(2)) + ");"); break;
+        case 5: {
+            std::string a = r();
+            emit("  int " + a + " = __VERIFIER_nondet_int(); pthread_mutex_lock(&m0); if (" + a + ") " + var() +
+                 " = 2; pthread_mutex_unlock(&m0);");
+            break;
+        }
+        default: emit("  atomic_fetch_add(&a" + std::to_string(pick(2)) + ", 1);"); break;
+        }
+    }
     void statement(int depth, int& locals) {
+        if (flags.locked) return lockedStatement(locals);
         if (extraStatement(locals)) return;
         switch (pick(depth > 1 ? 9 : 11)) {
         case 0: emit("  " + var() + " = " + std::to_string(pick(3)) + ";"); break;
@@ -183,6 +230,7 @@ struct Generator {
             emit("struct S { int a, b; } sr; int sarr[2]; char sb[8] = \"ab\";");
             emit("union U { int i; short s[2]; char c[4]; long long l; } su;");
         }
+        if (flags.locked) mutexes = std::max(mutexes, 1);
         for (int m = 0; m < mutexes; ++m) emit("pthread_mutex_t m" + std::to_string(m) + " = PTHREAD_MUTEX_INITIALIZER;");
         for (int t = 0; t < threads; ++t) {
             emit("void *t" + std::to_string(t) + "(void *arg) {");
@@ -207,12 +255,49 @@ struct Generator {
             if (pick(5) || !flags.atomicSections) emit("  " + join);
             else emit("  __VERIFIER_atomic_begin(); " + join + " " + var() + " = " + var() + " + 1; __VERIFIER_atomic_end();");
         }
-        if (pick(2)) emit("  assert(" + var() + " != " + std::to_string(1 + pick(3)) + ");");
+        if (pick(2)) {
+            std::string check = "assert(" + var() + " != " + std::to_string(1 + pick(3)) + ");";
+            emit(flags.locked ? "  pthread_mutex_lock(&m0); " + check + " pthread_mutex_unlock(&m0);" : "  " + check);
+        }
         emit("  return 0;");
         emit("}");
         return out.str();
     }
 };
+
+// An environment variable's number, or `otherwise` (the tests' longer modes: SKEIN_DIFF_PROGRAMS and the like).
+inline long envNumber(const char* name, long otherwise) {
+    const char* v = std::getenv(name);
+    return v ? std::atol(v) : otherwise;
+}
+
+// The differential tests' loop: each of `programs` random programs (`flags`, seeds from `seed0`) small enough for
+// the dfs oracle (within `maxExecutions`), compiled and explored by dfs, handed to body(seed, src, program,
+// options, dfs result) under a trace naming the seed and the program. Stops at the first failure. Returns how
+// many programs were small enough.
+template <class Body>
+int forEachSmallProgram(const GeneratorFlags& flags, int programs, uint32_t seed0, uint64_t maxExecutions, Body&& body) {
+    int checked = 0;
+    for (int i = 0; i < programs; ++i) {
+        const uint32_t seed = seed0 + uint32_t(i);
+        const std::string src = Generator(seed, flags).program();
+        auto compiled = skein::frontend::compile({"random.c", src, {}});
+        EXPECT_TRUE(compiled) << src;
+        if (!compiled) return checked;
+        auto prog = skein::program::lower(*compiled);
+        EXPECT_TRUE(prog) << src;
+        if (!prog) return checked;
+        skein::explore::ExploreOptions o;
+        o.maxExecutions = maxExecutions;
+        auto dfs = skein::explore::findExplorer("dfs")->run(*prog, o, nullptr);
+        if (dfs.stoppedEarly) continue; // too big for the oracle
+        ++checked;
+        SCOPED_TRACE(std::string("seed ") + std::to_string(seed) + "\n" + src);
+        body(seed, src, *prog, o, dfs);
+        if (::testing::Test::HasFailure()) return checked;
+    }
+    return checked;
+}
 
 // An error's identity across explorers: its kind and line (a race: both lines, in order).
 inline std::set<std::string> errorSet(const skein::report::CheckResult& r) {

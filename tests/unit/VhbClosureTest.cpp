@@ -5,6 +5,7 @@
 // side function S that this implementation does not fix — DESIGN.md "Closure"; Realize decides the rest.)
 #include <algorithm>
 #include <random>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -242,18 +243,45 @@ TEST(VhbClosure, AfterOneEventAgainstBruteForce) {
 // their accesses of two data locations — sometimes leaving it taken at the end, sometimes accessing data outside
 // it, sometimes releasing a lock they do not hold — and end with a plain read: ⊥ only when no linearisation
 // respects the values.
-TEST(VhbClosure, InSectionAgainstBruteForce) {
-    std::mt19937 rng(4242);
+// The values of one random run of a, where location 0 is a mutex (a lock waits for 0) and location 3 a condition
+// variable's waiter set (not modelled: only a wait's release of 0 matters). True when every thread ran to its end.
+bool runWithMutex0(Apo& a, std::mt19937& rng) {
+    std::vector<uint64_t> mem = a.init;
+    std::vector<uint32_t> at(a.threads.size(), 0);
+    for (;;) {
+        std::vector<uint32_t> ready;
+        for (uint32_t t = 0; t < a.threads.size(); ++t)
+            if (at[t] < a.threads[t].size()) {
+                const SymEvent& e = a.threads[t][at[t]];
+                if (!(e.op == Op::Rmw && e.key == 0 && mem[0] != 0)) ready.push_back(t);
+            }
+        if (ready.empty()) break;
+        const uint32_t t = ready[rng() % ready.size()];
+        SymEvent& e = a.threads[t][at[t]++];
+        if (e.reads()) e.rval = mem[e.key];
+        if (e.key == 3) e.wval = e.rval;
+        e.applyTo(mem);
+    }
+    for (uint32_t t = 0; t < a.threads.size(); ++t)
+        if (at[t] != a.threads[t].size()) return false;
+    return true;
+}
+
+// bottomInSection against an exhaustive search: `maxSections` critical sections per thread (with more, the
+// order of the sections decides more: its merge search); `condWaits`: a release is sometimes a condition wait's
+// (a read-modify-write of the condition variable, key 3, that also writes 0 to the mutex).
+void inSectionAgainstBruteForce(uint32_t seed, uint32_t maxSections, bool condWaits, int minBottoms) {
+    std::mt19937 rng(seed);
     auto pick = [&](uint32_t n) { return uint32_t(rng() % n); };
     int bottoms = 0, infeasible = 0;
     for (int round = 0; round < 40000; ++round) {
         SCOPED_TRACE("round " + std::to_string(round));
         const uint32_t threads = 2 + pick(2);
         Apo a;
-        a.init = {0, pick(2), pick(2)};
+        a.init = {0, pick(2), pick(2), 0};
         a.threads.resize(threads);
         for (auto& th : a.threads) {
-            const uint32_t sections = 1 + pick(2);
+            const uint32_t sections = 1 + pick(maxSections);
             for (uint32_t s = 0; s < sections; ++s) {
                 if (pick(6) != 0) th.push_back(SymEvent{Op::Rmw, 0, 0, 1}); // lock
                 for (uint32_t k = 1 + pick(3); k-- > 0;) {
@@ -266,7 +294,15 @@ TEST(VhbClosure, InSectionAgainstBruteForce) {
                     }
                     th.push_back(e);
                 }
-                if (s + 1 < sections || pick(2)) th.push_back(SymEvent{Op::Write, 0, 0, 0}); // unlock
+                if (s + 1 < sections || pick(2)) {
+                    if (condWaits && pick(4) == 0) { // pthread_cond_wait's first event: joins the waiters, releases
+                        SymEvent w{Op::Rmw, 3, 0, 0};
+                        w.acc2 = Acc2::Write, w.key2 = 0, w.val2 = 0;
+                        th.push_back(w);
+                    } else {
+                        th.push_back(SymEvent{Op::Write, 0, 0, 0}); // unlock
+                    }
+                }
             }
             SymEvent last{Op::Read, 1 + pick(2), pick(3), 0};
             th.push_back(last);
@@ -275,24 +311,8 @@ TEST(VhbClosure, InSectionAgainstBruteForce) {
         a.openSection.assign(threads, false);
         // The values of one random run (a lock waits for 0), then, half the time, another value for one thread's
         // last read: feasible and infeasible orders alike.
-        {
-            std::vector<uint64_t> mem = a.init;
-            std::vector<uint32_t> at(threads, 0);
-            for (;;) {
-                std::vector<uint32_t> ready;
-                for (uint32_t t = 0; t < threads; ++t)
-                    if (at[t] < a.threads[t].size()) {
-                        const SymEvent& e = a.threads[t][at[t]];
-                        if (!(e.op == Op::Rmw && e.key == 0 && mem[0] != 0)) ready.push_back(t);
-                    }
-                if (ready.empty()) break;
-                const uint32_t t = ready[pick(uint32_t(ready.size()))];
-                SymEvent& e = a.threads[t][at[t]++];
-                if (e.reads()) e.rval = mem[e.key];
-                e.applyTo(mem);
-            }
-            if (pick(2)) a.threads[pick(threads)].back().rval = pick(3);
-        }
+        runWithMutex0(a, rng);
+        if (pick(2)) a.threads[pick(threads)].back().rval = pick(3);
         // (Realize over program order alone is the exhaustive search over every interleaving's states.)
         Order po(a);
         po.computeRequired();
@@ -304,8 +324,78 @@ TEST(VhbClosure, InSectionAgainstBruteForce) {
                 ASSERT_FALSE(feasible) << "bottomInSection answered ⊥ on a feasible order";
             }
     }
-    std::printf("in-section ⊥: %d of %d infeasible orders\n", bottoms, infeasible);
-    EXPECT_GT(bottoms, 1000);
+    std::printf("in-section ⊥ (seed %u, up to %u sections): %d of %d infeasible orders\n", seed, maxSections, bottoms,
+                infeasible);
+    EXPECT_GT(bottoms, minBottoms);
 }
+
+// finalsBySections and finalMemoryFixed (the final-state monitor's shortcut) against the final memories of every
+// complete linearisation respecting the values: critical sections of mutex 0 around accesses of locations 1 and
+// 2 (sometimes outside one, sometimes released by a condition wait), with the values of a random run.
+TEST(VhbClosure, FinalMemoryBySectionsAgainstBruteForce) {
+    std::mt19937 rng(99);
+    auto pick = [&](uint32_t n) { return uint32_t(rng() % n); };
+    int fixedCount = 0, notFixed = 0;
+    for (int round = 0; round < 20000; ++round) {
+        SCOPED_TRACE("round " + std::to_string(round));
+        const uint32_t threads = 2 + pick(2);
+        Apo a;
+        a.init = {0, pick(2), pick(2), 0};
+        a.threads.resize(threads);
+        for (auto& th : a.threads) {
+            const uint32_t sections = 1 + pick(3);
+            for (uint32_t s = 0; s < sections; ++s) {
+                const bool locked = pick(8) != 0;
+                if (locked) th.push_back(SymEvent{Op::Rmw, 0, 0, 1});
+                for (uint32_t k = 1 + pick(3); k-- > 0;) {
+                    SymEvent e;
+                    e.key = 1 + pick(2);
+                    switch (pick(3)) {
+                    case 0: e.op = Op::Read; break;
+                    case 1: e.op = Op::Write, e.wval = pick(3); break;
+                    default: e.op = Op::Rmw, e.wval = pick(3); break;
+                    }
+                    th.push_back(e);
+                }
+                if (!locked) continue;
+                if (pick(5) == 0) {
+                    SymEvent w{Op::Rmw, 3, 0, 0};
+                    w.acc2 = Acc2::Write, w.key2 = 0, w.val2 = 0;
+                    th.push_back(w);
+                } else {
+                    th.push_back(SymEvent{Op::Write, 0, 0, 0});
+                }
+            }
+        }
+        a.finished.assign(threads, true);
+        a.openSection.assign(threads, false);
+        if (!runWithMutex0(a, rng)) continue; // (a thread ended inside a section: the others wait for ever)
+        std::set<std::vector<uint64_t>> finals;
+        Order po(a);
+        po.computeRequired();
+        search(a, &po, [&](const SearchState& st) {
+            for (uint32_t t = 0; t < threads; ++t)
+                if (st.pos[t] != a.threads[t].size()) return false;
+            finals.insert(st.mem);
+            return false;
+        });
+        ASSERT_FALSE(finals.empty());
+        for (uint32_t x = 1; x <= 2; ++x)
+            if (auto f = finalsBySections(a, 0, x, ~0u, 0))
+                for (const auto& m : finals)
+                    ASSERT_NE(std::find(f->begin(), f->end(), m[x]), f->end()) << "a final value of x" << x << " missed";
+        if (finalMemoryFixed(a)) {
+            ++fixedCount;
+            ASSERT_EQ(finals.size(), 1u) << "finalMemoryFixed, but linearisations end with different memories";
+        } else {
+            notFixed += finals.size() > 1;
+        }
+    }
+    std::printf("final memory fixed on %d orders (%d others have several)\n", fixedCount, notFixed);
+    EXPECT_GT(fixedCount, 1000);
+}
+
+TEST(VhbClosure, InSectionAgainstBruteForce) { inSectionAgainstBruteForce(4242, 2, false, 1000); }
+TEST(VhbClosure, InSectionBySectionOrderAgainstBruteForce) { inSectionAgainstBruteForce(777, 4, true, 1000); }
 
 } // namespace

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "core/explore/Explorer.h"
+#include "core/explore/vhb/Vhb.h"
 #include "core/frontend/Frontend.h"
 #include "core/program/Lower.h"
 #include "tests/unit/RandomPrograms.h"
@@ -18,39 +19,29 @@ namespace {
 
 using skein::testing::errorSet;
 using skein::testing::Generator;
+using skein::testing::envNumber;
+using skein::testing::forEachSmallProgram;
 using skein::testing::GeneratorFlags;
 
 // Runs `programs` random programs made with `flags` under dfs and vhb and compares them.
 void agreeWithDfs(GeneratorFlags flags, int programs, const char* what) {
-    if (const char* n = std::getenv("SKEIN_VHB_DIFF_PROGRAMS")) programs = std::atoi(n);
-    uint32_t seed0 = 1;
-    if (const char* s = std::getenv("SKEIN_VHB_DIFF_SEED")) seed0 = uint32_t(std::atoi(s));
-    int checked = 0;
+    programs = int(envNumber("SKEIN_VHB_DIFF_PROGRAMS", programs));
     uint64_t classes = 0, traces = 0, strictlyFewer = 0;
-    for (int i = 0; i < programs; ++i) {
-        uint32_t seed = seed0 + uint32_t(i);
-        std::string src = Generator(seed, flags).program();
-        auto compiled = skein::frontend::compile({"random.c", src, {}});
-        ASSERT_TRUE(compiled) << src;
-        auto prog = skein::program::lower(*compiled);
-        ASSERT_TRUE(prog) << src;
-        skein::explore::ExploreOptions o;
-        o.maxExecutions = 4000; // (the oracle's time dominates; bigger programs are left out)
-        auto dfs = skein::explore::findExplorer("dfs")->run(*prog, o, nullptr);
-        if (dfs.stoppedEarly) continue; // too big for the oracle
-        ++checked;
-        auto v = skein::explore::findExplorer("vhb")->run(*prog, o, nullptr);
-        SCOPED_TRACE(std::string("seed ") + std::to_string(seed) + "\n" + src);
-        ASSERT_FALSE(v.explorerLimit) << *v.explorerLimit;
-        ASSERT_FALSE(v.stoppedEarly);
-        ASSERT_EQ(errorSet(v), errorSet(dfs));
-        ASSERT_EQ(v.stats.finalStates, dfs.stats.finalStates);
-        uint64_t c = uint64_t(v.stats.extra.at("classes"));
-        ASSERT_LE(c, *dfs.stats.mazurkiewiczTraces);
-        classes += c;
-        traces += *dfs.stats.mazurkiewiczTraces;
-        strictlyFewer += c < *dfs.stats.mazurkiewiczTraces;
-    }
+    const int checked = forEachSmallProgram(
+        flags, programs, uint32_t(envNumber("SKEIN_VHB_DIFF_SEED", 1)), 4000,
+        [&](uint32_t, const std::string&, const skein::program::Program& prog, const skein::explore::ExploreOptions& o,
+            const skein::report::CheckResult& dfs) {
+            auto v = skein::explore::findExplorer("vhb")->run(prog, o, nullptr);
+            ASSERT_FALSE(v.explorerLimit) << *v.explorerLimit;
+            ASSERT_FALSE(v.stoppedEarly);
+            ASSERT_EQ(errorSet(v), errorSet(dfs));
+            ASSERT_EQ(v.stats.finalStates, dfs.stats.finalStates);
+            uint64_t c = uint64_t(v.stats.extra.at("classes"));
+            ASSERT_LE(c, *dfs.stats.mazurkiewiczTraces);
+            classes += c;
+            traces += *dfs.stats.mazurkiewiczTraces;
+            strictlyFewer += c < *dfs.stats.mazurkiewiczTraces;
+        });
     std::printf("vhb differential (%s): %d programs checked; %llu classes against %llu Mazurkiewicz traces; fewer on "
                 "%llu programs\n",
                 what, checked, (unsigned long long)classes, (unsigned long long)traces, (unsigned long long)strictlyFewer);
@@ -83,6 +74,54 @@ TEST(VhbDifferential, AgreesWithDfsWithAssumesAndSpins) {
     GeneratorFlags flags;
     flags.cuts = true;
     agreeWithDfs(flags, 600, "assumes and spin loops");
+}
+
+// The first pass alone (DESIGN.md "Critical sections run alone": reads inside a critical section that its own
+// accesses decide are not choices): on a program without a data race it finds what dfs finds; on one with a race
+// it finds a race (any: the full exploration then runs).
+void firstPassAgreesWithDfs(GeneratorFlags flags, int programs, const char* what) {
+    programs = int(envNumber("SKEIN_VHB_DIFF_PROGRAMS", programs));
+    int racy = 0;
+    auto hasRace = [](const skein::report::CheckResult& r) {
+        for (auto& e : r.errors)
+            if (e.kind == skein::report::ErrorKind::DataRace) return true;
+        return false;
+    };
+    const int checked = forEachSmallProgram(
+        flags, programs, uint32_t(envNumber("SKEIN_VHB_DIFF_SEED", 1)), 4000,
+        [&](uint32_t, const std::string&, const skein::program::Program& prog, const skein::explore::ExploreOptions& o,
+            const skein::report::CheckResult& dfs) {
+            auto v = skein::explore::vhb::exploreSpans(prog, o, nullptr);
+            ASSERT_FALSE(v.explorerLimit) << *v.explorerLimit;
+            ASSERT_EQ(hasRace(v), hasRace(dfs));
+            if (hasRace(dfs)) {
+                ++racy;
+                return;
+            }
+            ASSERT_EQ(errorSet(v), errorSet(dfs));
+            ASSERT_EQ(v.stats.finalStates, dfs.stats.finalStates);
+        });
+    std::printf("vhb first pass (%s): %d programs checked, %d with a race\n", what, checked, racy);
+    EXPECT_GT(checked, programs / 2);
+}
+
+TEST(VhbDifferential, FirstPassAgreesWithDfsOnRandomPrograms) {
+    firstPassAgreesWithDfs(GeneratorFlags{}, 1000, "atomic sections included");
+}
+
+TEST(VhbDifferential, FirstPassAgreesWithDfsOnRaceFreePrograms) {
+    GeneratorFlags flags;
+    flags.locked = true;
+    flags.atomicSections = false;
+    firstPassAgreesWithDfs(flags, 400, "race free: every shared int under m0");
+}
+
+TEST(VhbDifferential, FirstPassAgreesWithDfsWithConditionVariablesCutsAndFree) {
+    GeneratorFlags flags;
+    flags.condVars = true;
+    flags.heap = true;
+    flags.cuts = true;
+    firstPassAgreesWithDfs(flags, 400, "condition variables, heap, free, assumes, spin loops");
 }
 
 // A race no execution runs back to back (core/explore/vhb/DESIGN.md "Data races"): here (the random program of seed
@@ -152,43 +191,30 @@ namespace {
 // one has, so the left inequality still holds. SKEIN_VHB_PAPER_DIFF_PROGRAMS=N (default 1000) and
 // SKEIN_VHB_DIFF_SEED as above.
 TEST(VhbDifferential, PaperModeAgreesWithDfsOnRandomPrograms) {
-    int programs = 1000;
-    if (const char* n = std::getenv("SKEIN_VHB_PAPER_DIFF_PROGRAMS")) programs = std::atoi(n);
-    uint32_t seed0 = 1;
-    if (const char* s = std::getenv("SKEIN_VHB_DIFF_SEED")) seed0 = uint32_t(std::atoi(s));
+    const int programs = int(envNumber("SKEIN_VHB_PAPER_DIFF_PROGRAMS", 1000));
     GeneratorFlags flags;
     flags.atomicSections = false;
-    int checked = 0;
     uint64_t paperClasses = 0, valueClasses = 0, traces = 0;
-    for (int i = 0; i < programs; ++i) {
-        uint32_t seed = seed0 + uint32_t(i);
-        std::string src = Generator(seed, flags).program();
-        auto compiled = skein::frontend::compile({"random.c", src, {}});
-        ASSERT_TRUE(compiled) << src;
-        auto prog = skein::program::lower(*compiled);
-        ASSERT_TRUE(prog) << src;
-        skein::explore::ExploreOptions o;
-        o.maxExecutions = 4000;
-        auto dfs = skein::explore::findExplorer("dfs")->run(*prog, o, nullptr);
-        if (dfs.stoppedEarly) continue;
-        ++checked;
-        SCOPED_TRACE(std::string("seed ") + std::to_string(seed) + "\n" + src);
-        auto values = skein::explore::findExplorer("vhb")->run(*prog, o, nullptr);
-        ASSERT_FALSE(values.explorerLimit) << *values.explorerLimit;
-        skein::explore::ExploreOptions po = o;
-        po.vhbPaper = true;
-        auto paper = skein::explore::findExplorer("vhb")->run(*prog, po, nullptr);
-        ASSERT_FALSE(paper.explorerLimit) << *paper.explorerLimit;
-        ASSERT_FALSE(paper.stoppedEarly);
-        ASSERT_EQ(errorSet(paper), errorSet(dfs));
-        ASSERT_EQ(paper.stats.finalStates, dfs.stats.finalStates);
-        const uint64_t p = uint64_t(paper.stats.extra.at("classes")), v = uint64_t(values.stats.extra.at("classes"));
-        ASSERT_LE(p, *dfs.stats.mazurkiewiczTraces);
-        ASSERT_LE(v, p);
-        paperClasses += p;
-        valueClasses += v;
-        traces += *dfs.stats.mazurkiewiczTraces;
-    }
+    const int checked = forEachSmallProgram(
+        flags, programs, uint32_t(envNumber("SKEIN_VHB_DIFF_SEED", 1)), 4000,
+        [&](uint32_t, const std::string&, const skein::program::Program& prog, const skein::explore::ExploreOptions& o,
+            const skein::report::CheckResult& dfs) {
+            auto values = skein::explore::findExplorer("vhb")->run(prog, o, nullptr);
+            ASSERT_FALSE(values.explorerLimit) << *values.explorerLimit;
+            skein::explore::ExploreOptions po = o;
+            po.vhbPaper = true;
+            auto paper = skein::explore::findExplorer("vhb")->run(prog, po, nullptr);
+            ASSERT_FALSE(paper.explorerLimit) << *paper.explorerLimit;
+            ASSERT_FALSE(paper.stoppedEarly);
+            ASSERT_EQ(errorSet(paper), errorSet(dfs));
+            ASSERT_EQ(paper.stats.finalStates, dfs.stats.finalStates);
+            const uint64_t p = uint64_t(paper.stats.extra.at("classes")), v = uint64_t(values.stats.extra.at("classes"));
+            ASSERT_LE(p, *dfs.stats.mazurkiewiczTraces);
+            ASSERT_LE(v, p);
+            paperClasses += p;
+            valueClasses += v;
+            traces += *dfs.stats.mazurkiewiczTraces;
+        });
     std::printf("vhb paper differential: %d programs checked; classes: %llu (values) <= %llu (paper) <= %llu "
                 "(Mazurkiewicz traces)\n",
                 checked, (unsigned long long)valueClasses, (unsigned long long)paperClasses,

@@ -182,6 +182,14 @@ bool consumedTwice(const Apo& a, uint32_t t);
 // thread can come between t's last access a of x and r, so r observes what a left (a's value), and r's value is
 // another one. False: not known.
 bool bottomInSection(const Apo& a, uint32_t t);
+// The values location x can hold after every critical section of mutex location m (Apo.cpp, DESIGN.md "Critical
+// sections run alone"): a superset of those of the linearisations respecting the values, computed from the
+// sections' traffic on x alone; `open` (or ~0u) is a thread that ends inside the section it began at event
+// `from`. Nothing when the sections of m are not known to be mutually exclusive or x is written outside them.
+std::optional<std::vector<uint64_t>> finalsBySections(const Apo& a, uint32_t m, uint32_t x, uint32_t open, size_t from);
+// True when every linearisation respecting the values ends with the same memory: each location's writers' last
+// writes leave one value, or its critical sections (finalsBySections) leave one. False: not known.
+bool finalMemoryFixed(const Apo& a);
 
 // A linearisation as the sequence of threads that take a step.
 using Linearisation = std::vector<uint32_t>;

@@ -39,6 +39,14 @@ std::optional<std::vector<report::Decision>> VhbExplorer::realizeChild(const Nod
     ++closureCalls_;
     auto q = parent ? closureAfter(child.apo, *parent, t) : closure(child.apo);
     closureMs_ += msSince(t0);
+    if (!q && getenv("DUMPBOT")) {
+        std::fprintf(stderr, "BOTTOM t%u parent=%d\n", t, parent != nullptr);
+        for (size_t u = 0; u < child.apo.threads.size(); ++u) {
+            std::fprintf(stderr, " t%zu:", u);
+            for (const SymEvent& e : child.apo.threads[u]) std::fprintf(stderr, " %d/k%u/r%llu/w%llu", int(e.op), e.key, (unsigned long long)e.rval, (unsigned long long)e.wval);
+            std::fprintf(stderr, "\n");
+        }
+    }
     if (!q) return std::nullopt;
     orderings_ += q->inserted;
     t0 = Clock::now();
@@ -451,21 +459,76 @@ void VhbExplorer::maximal(const Node& node, ExecStatus status, uint64_t classes)
     // The paper mode reaches one value class from several nodes (different side functions or causal orders):
     // the monitor and the race search, which look at all linearisations of the values, run once per value class.
     if (opts_.vhbPaper && !maximalSeen_.insert(hashOf(node)).second) return;
-    // The node's closed order, once for the monitor and the race search (from extendValues when it has it).
-    std::optional<Order> q;
-    if (nodeClosed_ && !opts_.vhbPaper) q = nodeClosed_->q;
-    else q = closure(node.apo);
+    // The node's closed order, once for the monitor and the race search (from extendValues when it has it), and
+    // only when one of them needs it: a final memory every linearisation shares, and no pair of accesses that
+    // could race, need no search.
+    std::shared_ptr<const Closed> fromExtend = std::move(nodeClosed_);
     nodeClosed_.reset();
-    if (!q) return; // (cannot happen: the node has a witness)
-    q->computeRequired();
+    std::optional<Order> q;
+    auto closed = [&]() -> const Order* {
+        if (!q) {
+            if (fromExtend && !opts_.vhbPaper) q = fromExtend->q;
+            else q = closure(node.apo);
+            if (q) q->computeRequired(); // (nothing cannot happen: the node has a witness)
+        }
+        return q ? &*q : nullptr;
+    };
     if (status == ExecStatus::Finished) {
-        if (opts_.vhbFinalStates) monitorFinalStates(node, *q);
-        else finals_.insert(ex_->finalStateHash());
+        if (opts_.vhbFinalStates && !finalMemoryFixed(node.apo)) {
+            if (const Order* o = closed()) monitorFinalStates(node, *o);
+        } else {
+            finals_.insert(ex_->finalStateHash());
+        }
     }
     // Races are searched in maximal nodes only: a racing prefix of any execution τ is a prefix of a
     // linearisation of τ's class, whose maximal node has τ's events and values (DESIGN.md "Data races").
     // Last: it replays other linearisations in the executor.
-    if (opts_.detectRaces && !stop_) findRaces(node, *q);
+    if (opts_.detectRaces && !stop_ && mayRace(node))
+        if (const Order* o = closed()) findRaces(node, *o);
+}
+
+// findRaces' cheap filters alone, without its setup: is there a pair of accesses of one word by two threads, one
+// a write, not both atomic, under no common mutex? (A free, or an event that acquires a mutex in any other way
+// than a lock, makes it answer yes: findRaces decides.)
+bool VhbExplorer::mayRace(const Node& n) const {
+    struct Use {
+        uint32_t t;
+        bool write;
+        uint64_t held;
+    };
+    std::vector<uint32_t> mutexBit; // mutex key → bit
+    std::unordered_map<uint32_t, std::vector<Use>> uses;
+    for (uint32_t t = 0; t < n.apo.threads.size(); ++t) {
+        uint64_t held = 0;
+        for (const SymEvent& e : n.apo.threads[t]) {
+            if (e.role == Role::Free || e.role == Role::UseAfterFree) return true;
+            bool lock = false, release = false;
+            uint32_t mk = kNoKey;
+            forEachAccess(e, [&](uint32_t k, bool write, uint64_t val, uint64_t) {
+                if (k >= keyKind_.size() || keyKind_[k] != kMutex || !write) return;
+                mk = k;
+                (val ? lock : release) = true;
+            });
+            if (mk != kNoKey) {
+                auto it = std::find(mutexBit.begin(), mutexBit.end(), mk);
+                size_t b = size_t(it - mutexBit.begin());
+                if (it == mutexBit.end()) mutexBit.push_back(mk);
+                if (b >= 64) return true;
+                if (lock) held |= uint64_t(1) << b;
+                if (release) held &= ~(uint64_t(1) << b);
+                continue;
+            }
+            forEachAccess(e, [&](uint32_t k, bool write, uint64_t, uint64_t) {
+                if (k < keyKind_.size() && keyKind_[k] == kMemory && k < plainKey_.size() && plainKey_[k])
+                    uses[k].push_back({t, write, held});
+            });
+        }
+    }
+    for (const auto& [k, us] : uses)
+        for (size_t i = 0; i < us.size(); ++i)
+            for (size_t j = i + 1; j < us.size(); ++j)
+                if (us[i].t != us[j].t && (us[i].write || us[j].write) && !(us[i].held & us[j].held)) return true;
+    return false;
 }
 
 void VhbExplorer::finishStats() {
@@ -539,8 +602,56 @@ report::CheckResult VhbExplorer::run() {
 
 } // namespace detail
 
+namespace {
+// Streams both passes' errors to the caller's observer, each distinct error once (the second pass finds the first
+// pass's errors again).
+class OncePerError : public Observer {
+public:
+    explicit OncePerError(Observer* to) : to_(to) {}
+    void onError(const report::ErrorReport& e) override {
+        auto at = [](const report::SourceLocation& l) { return l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.column); };
+        std::string id = std::string(report::errorKindName(e.kind)) + "@" + at(e.location) +
+                         (e.otherLocation ? "/" + at(*e.otherLocation) : std::string());
+        if (seen_.insert(std::move(id)).second && to_) to_->onError(e);
+    }
+    void onProgress(const report::Stats& s) override {
+        if (to_) to_->onProgress(s);
+    }
+
+private:
+    Observer* to_;
+    std::set<std::string> seen_;
+};
+
+bool hasRace(const report::CheckResult& r) {
+    return std::any_of(r.errors.begin(), r.errors.end(), [](const report::ErrorReport& e) { return e.kind == report::ErrorKind::DataRace; });
+}
+} // namespace
+
+report::CheckResult exploreSpans(const program::Program& p, const ExploreOptions& opts, Observer* obs) {
+    ExploreOptions o = opts;
+    o.detectRaces = true; // the pass is sound only for programs without a data race: it must see any
+    return detail::VhbExplorer(p, o, obs, true).run();
+}
+
+// DESIGN.md "Critical sections run alone": a first pass with critical sections run alone, which is sound when the
+// program has no data race and finds one when it has; the full exploration when it found one.
 report::CheckResult explore(const program::Program& p, const ExploreOptions& opts, Observer* obs) {
-    return detail::VhbExplorer(p, opts, obs).run();
+    static const bool noSpans = std::getenv("SKEIN_VHB_SPANS") && std::string(std::getenv("SKEIN_VHB_SPANS")) == "0";
+    if (opts.vhbPaper || noSpans) return detail::VhbExplorer(p, opts, obs).run();
+    OncePerError once(obs);
+    report::CheckResult first = exploreSpans(p, opts, &once);
+    if (!hasRace(first) || first.explorerLimit) {
+        first.stats.extra["span_pass"] = 1;
+        return first;
+    }
+    ExploreOptions o = opts;
+    if (o.timeLimitSeconds > 0) o.timeLimitSeconds = std::max(0.001, o.timeLimitSeconds - first.stats.elapsedMs / 1000);
+    report::CheckResult second = detail::VhbExplorer(p, o, &once).run();
+    second.stats.elapsedMs += first.stats.elapsedMs;
+    second.stats.extra["span_pass"] = 2;
+    second.stats.extra["span_pass_ms"] = first.stats.elapsedMs;
+    return second;
 }
 
 } // namespace skein::explore::vhb

@@ -299,6 +299,9 @@ void VhbExplorer::writeExtend() {
             if (!ex_->enabled(t) || ex_->inAtomicSection(t)) continue;
             const exec::ThreadView& v = ex_->thread(t);
             switch (v.pending.kind) {
+            case EventKind::Read:
+                if (decidedRead(t)) break; // the first pass: a read inside a span whose value is decided
+                continue;
             case EventKind::Write:
                 // An access of a heap object observes that it is alive (DESIGN.md "free"): read-like.
                 if (!opts_.vhbPaper && ex_->isHeapAddress(v.pending.addr)) continue;
@@ -506,6 +509,34 @@ Node VhbExplorer::build() {
     rehash(n);
     built_ = BuildBase{{}, std::move(waiters), std::move(freed), ex_->trace().size()}; // snapshot() adds the node
     return std::move(n);
+}
+
+// DESIGN.md "Critical sections run alone": an event a critical section may hold and still run alone — a
+// non-atomic read or write of one aligned word outside the heap, or a nondet value. Anything else ends the span.
+bool VhbExplorer::isPlain(const Event& e) const {
+    if (e.kind == EventKind::Nondet) return true;
+    return (e.kind == EventKind::Read || e.kind == EventKind::Write) && !e.atomic && !isMulti(e) &&
+           !ex_->isHeapAddress(e.addr);
+}
+
+// Thread t's pending read, in the first pass, when t is inside a span that already accessed its word: t locked a
+// mutex, every event of t since is plain, and one of them accessed the word. In a program without a data race no
+// other thread writes the word in between, so the read observes t's own last access of it wherever the node is
+// linearised: it is decided, and WExtend runs it (a racy witness is reported by the detector: then the second
+// pass runs).
+bool VhbExplorer::decidedRead(ThreadId t) const {
+    const Event& p = ex_->thread(t).pending;
+    if (!spans_ || p.kind != EventKind::Read || !isPlain(p)) return false;
+    bool accessed = false;
+    const auto& trace = ex_->trace();
+    for (size_t i = trace.size(); i-- > 0;) {
+        const Event& e = trace[i];
+        if (e.tid != t) continue;
+        if (e.kind == EventKind::Lock || (e.kind == EventKind::TryLock && e.value)) return accessed;
+        if (!isPlain(e)) return false;
+        accessed |= e.kind != EventKind::Nondet && e.addr == p.addr && e.size == p.size;
+    }
+    return false;
 }
 
 // A fold of per-thread hashes, so that a candidate's hash is its thread's continued over the new events and the

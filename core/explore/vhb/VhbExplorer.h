@@ -96,14 +96,17 @@ struct Node {
 
 class VhbExplorer {
 public:
-    VhbExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs)
-        : opts_(o), obs_(obs), clock_(o), errors_(o, obs), ex_(std::make_unique<exec::Executor>(p, o.exec)),
+    // spans: explore with critical sections run alone (DESIGN.md "Critical sections run alone"), sound only when
+    // the program has no data race — the caller (vhb::explore) runs again without when this finds one.
+    VhbExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, bool spans = false)
+        : opts_(o), obs_(obs), spans_(spans), clock_(o), errors_(o, obs), ex_(std::make_unique<exec::Executor>(p, o.exec)),
           paper_(o.vhbRoot.value_or(1), paperCounters_) {}
     report::CheckResult run();
 
 private:
     const ExploreOptions& opts_;
     Observer* obs_;
+    const bool spans_;
     report::CheckResult result_;
     RunClock clock_;
     ErrorCollector errors_;
@@ -261,9 +264,12 @@ private:
     // The threads of the node cut after an event that only observed (its last: a read, a failed trylock or
     // compare-exchange, a nondet choice), whose node is therefore a leaf.
     std::vector<ThreadId> cutThreads(const Node& node) const;
+    bool isPlain(const Event& e) const;
+    bool decidedRead(ThreadId t) const;
     void leaf(const Work& w, const Node& node, const std::vector<ThreadId>& cut);
     // Could the last event of thread t race with a write of another thread in a? (Conservative.)
     bool racePartner(const Apo& a, ThreadId t, bool atomic) const;
+    bool mayRace(const Node& n) const;
     Extended extendPaper(const Work& w, const Node& node);
     void maximal(const Node& node, ExecStatus status, uint64_t classes);
     paper::Counters paperCounters_;
