@@ -180,6 +180,13 @@ struct Generator {
             // inside, on which the section's accesses depend (several runs: outcomes of the one action).
             if (int kind = pick(4); !flags.atomicSections) {
                 emit("  " + var() + " = " + var() + " + 1;");
+            } else if (flags.memory && pick(3) == 0) { // sub-word and library accesses inside a section
+                if (pick(2))
+                    emit("  __VERIFIER_atomic_begin(); su.c[" + std::to_string(pick(4)) + "] = " + std::to_string(pick(3)) +
+                         "; int r" + std::to_string(locals++) + " = su.i; __VERIFIER_atomic_end();");
+                else
+                    emit("  __VERIFIER_atomic_begin(); if (sr.a == " + std::to_string(pick(3)) +
+                         ") memcpy(sarr, &sr, sizeof sarr); else sb[0] = 'q'; __VERIFIER_atomic_end();");
             } else if (kind < 2) {
                 emit("  __VERIFIER_atomic_begin(); " + var() + " = " + var() + " + 1; __VERIFIER_atomic_end();");
             } else if (kind == 2) {

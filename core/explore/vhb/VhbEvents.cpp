@@ -105,14 +105,24 @@ SymEvent VhbExplorer::multiEvent(const Event& e, const SymEvent& base, const Sha
 // the end of their objects (all the bytes it could read), and the event is rebuilt from what it did.
 std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, const SymEvent& base) {
     std::vector<SymEvent> out;
-    const Event p = ex_->thread(t).pending;
+    for (auto& [s, next] : multiCandidatesOn(*ex_, n, t, base, {})) out.push_back(std::move(s));
+    return out;
+}
+
+// The same from executor c (an atomic section's copy: sectionCandidates), where `more` are the section's events so
+// far (their writes are candidate values too); each with the copy that ran it.
+std::vector<std::pair<SymEvent, std::unique_ptr<exec::Executor>>>
+VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId t, const SymEvent& base,
+                               const std::vector<SymEvent>& more) {
+    std::vector<std::pair<SymEvent, std::unique_ptr<exec::Executor>>> out;
+    const Event p = c0.thread(t).pending;
     std::map<uint64_t, uint64_t> m;
     for (const WordUse& w : readWords(p)) m[w.word] |= w.mask;
     if (p.builtin && p.kind != EventKind::Write) // a string function: it may read on to its object's end
         for (int k = 0; k < 2; ++k) {
             auto [lo, hi] = p.readRange(k);
             if (lo >= hi) continue;
-            for (uint64_t b = hi; b < hi + 64 && ex_->peek(b, 1); ++b) m[wordOf(b)] |= bitsOf(wordOf(b), b, b + 1);
+            for (uint64_t b = hi; b < hi + 64 && c0.peek(b, 1); ++b) m[wordOf(b)] |= bitsOf(wordOf(b), b, b + 1);
         }
     std::vector<WordUse> words;
     std::vector<std::vector<uint64_t>> vals;
@@ -121,7 +131,7 @@ std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, co
         uint32_t k = key(kMemory, w, 0);
         if (!init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(*ex_, w);
         std::set<uint64_t> vs;
-        for (uint64_t v : valuesOf(n, k, {})) vs.insert(v & mask);
+        for (uint64_t v : valuesOf(n, k, more)) vs.insert(v & mask);
         words.push_back({w, mask});
         vals.emplace_back(vs.begin(), vs.end());
         combos *= vals.back().size();
@@ -141,14 +151,14 @@ std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, co
             for (uint64_t b = 0; b < kW; ++b)
                 if ((words[i].mask >> (8 * b)) & 0xff) bytes.push_back({words[i].word + b, uint8_t(v >> (8 * b))});
         }
-        if (auto c = ex_->forceStepBytes(t, bytes); c && c->trace().size() > ex_->trace().size()) {
+        if (auto c = c0.forceStepBytes(t, bytes); c && c->trace().size() > c0.trace().size()) {
             const Event& e2 = c->trace().back();
             if (auto s2 = symbolic(e2); s2 && !limit_) {
                 Shadow sh;
                 sh.words = readWords(e2);
                 for (const WordUse& w : sh.words) {
                     auto it = value.find(w.word);
-                    sh.read.push_back(it != value.end() ? it->second : peekWord(*ex_, w.word));
+                    sh.read.push_back(it != value.end() ? it->second : peekWord(c0, w.word));
                 }
                 for (uint64_t w : writtenWords(e2)) sh.written.push_back(peekWord(*c, w));
                 SymEvent s = multiEvent(e2, *s2, sh);
@@ -156,7 +166,7 @@ std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, co
                 s.guardBit = base.guardBit;
                 uint64_t h = 0;
                 forEachAccess(s, [&](uint32_t k, bool wr, uint64_t v, uint64_t mk) { h = mix(mix(mix(mix(h, k), wr), v), mk); });
-                if (seen.insert(h).second) out.push_back(s);
+                if (seen.insert(h).second) out.emplace_back(std::move(s), std::move(c));
             }
         }
         more = false;
@@ -733,7 +743,30 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             outcomes.push_back({0, {}, true});
             outcomes.push_back({0, {}, false});
         } else if (isMulti(p)) {
-            setLimit("multi-word, sub-word or library accesses inside an atomic section");
+            // Every combination of its words' candidate values (multiCandidatesOn), each with the copy that ran it.
+            auto base = symbolic(p);
+            if (!base || limit_) return;
+            bool ran = false;
+            for (auto& [s, next] : multiCandidatesOn(c, n, t, *base, cur.evs)) {
+                if (limit_) return;
+                if (s.role == Role::Free) setLimit("free() inside an atomic section");
+                if (s.acc2 == Acc2::Read && valuesOf(n, s.key2, cur.evs).count(1))
+                    setLimit("an atomic section accessing a heap object that another thread frees");
+                if (limit_) return;
+                ran = true;
+                s.section = section;
+                cur.evs.push_back(s);
+                cur.choices.push_back(0);
+                expand(*next);
+                cur.evs.pop_back();
+                cur.choices.pop_back();
+                if (limit_) return;
+            }
+            if (!ran && !cur.evs.empty()) { // it blocks (or fails) inside the section: nothing else runs after it
+                Ext e = cur;
+                e.open = true;
+                out.push_back(e);
+            }
             return;
         } else if (p.kind == EventKind::Read || p.kind == EventKind::Rmw) {
             auto base = symbolic(p);
@@ -751,7 +784,6 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             auto next = c.forceStep(t, o.choice, o.value, o.free);
             if (!next) continue;
             any = true;
-            if (isMulti(next->trace().back())) setLimit("multi-word, sub-word or library accesses inside an atomic section");
             auto s = symbolic(next->trace().back());
             if (!s || limit_) return;
             // Not modelled inside a section: a condition variable's waiter set (forceStep runs the section alone),

@@ -217,6 +217,9 @@ private:
     std::shared_ptr<const Closed> nodeClosed_; // the visited node's closed order, when extendValues made it
     SymEvent multiEvent(const Event& e, const SymEvent& base, const Shadow& vals);
     std::vector<SymEvent> multiCandidates(const Node& n, ThreadId t, const SymEvent& base);
+    std::vector<std::pair<SymEvent, std::unique_ptr<exec::Executor>>>
+    multiCandidatesOn(const exec::Executor& c, const Node& n, ThreadId t, const SymEvent& base,
+                      const std::vector<SymEvent>& more);
     void learnInit(ThreadId t, bool stepping = true);
     bool replay(const std::vector<report::Decision>& schedule);
     bool resume(Work& w); // w.from's state, then the rest of w.schedule
