@@ -1,4 +1,4 @@
-// The vhb explorer, part 3 of 3 (VhbExplorer.h): what is checked on a maximal node besides its witness — the
+// The vhb explorer, part 4 of 4 (VhbExplorer.h): what is checked on a maximal node besides its witness — the
 // distinct final memories of its class (the final-state monitor) and the data races some linearisation of it
 // exhibits (DESIGN.md "Final states", "Data races").
 #include "core/explore/vhb/VhbExplorer.h"

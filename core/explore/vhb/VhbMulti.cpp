@@ -1,0 +1,166 @@
+// The vhb explorer, part 3 of 4 (VhbExplorer.h): multi-word, sub-word and library accesses (DESIGN.md
+// "Multi-location accesses") — the words an executor event reads and writes, its symbolic event from the shadow of
+// the executor's memory, and its candidate extensions: every combination of its words' candidate values, asked of
+// the executor on a copy.
+#include "core/explore/vhb/VhbExplorer.h"
+
+namespace skein::explore::vhb::detail {
+
+// An access that is not one aligned word, or whose event does not carry the bytes (a library function's):
+// modelled by its word accesses, with values from the shadow (DESIGN.md "Multi-location accesses").
+bool VhbExplorer::isMulti(const Event& e) {
+    if (e.kind == EventKind::Free) return e.value2 != 0; // realloc reads the object to copy it
+    if (!e.isMemory()) return false;
+    return e.builtin || e.kind == EventKind::Copy || e.size2 || e.size != model::kWordSize ||
+           (e.addr & (model::kWordSize - 1));
+}
+
+namespace {
+constexpr uint64_t kW = model::kWordSize;
+uint64_t wordOf(uint64_t a) { return a & ~(kW - 1); }
+// The bits of word w that the byte range [lo, hi) covers.
+uint64_t bitsOf(uint64_t w, uint64_t lo, uint64_t hi) {
+    uint64_t m = 0;
+    for (uint64_t b = std::max(lo, w); b < std::min(hi, w + kW); ++b) m |= uint64_t(0xff) << (8 * (b - w));
+    return m;
+}
+constexpr uint64_t kFull = (uint64_t(1) << (8 * kW)) - 1;
+} // namespace
+
+std::vector<VhbExplorer::WordUse> VhbExplorer::readWords(const Event& e) const {
+    std::map<uint64_t, uint64_t> m;
+    auto range = [&](uint64_t lo, uint64_t hi) {
+        for (uint64_t w = wordOf(lo); w < hi; w += kW) m[w] |= bitsOf(w, lo, hi);
+    };
+    if (e.kind == EventKind::Free) range(e.addr, e.addr + e.size); // realloc copies the whole object
+    else
+        for (int k = 0; k < 2; ++k) {
+            auto [lo, hi] = e.readRange(k);
+            if (lo < hi) range(lo, hi);
+        }
+    // A partially written word is a read of its other bytes (then a write of the whole word): no byte is lost.
+    if (e.kind != EventKind::Free && e.writes())
+        for (uint64_t w = wordOf(e.addr); w < e.addr + e.size; w += kW)
+            if (uint64_t own = bitsOf(w, e.addr, e.addr + e.size); own != kFull) {
+                // Only the bytes that exist: a word past its object's end (a 1-byte flag) has bytes nobody can
+                // write, and reading them would make a plain write read-like for nothing.
+                uint64_t other = 0;
+                for (uint64_t b = 0; b < kW; ++b)
+                    if (!((own >> (8 * b)) & 0xff) && ex_->peek(w + b, 1)) other |= uint64_t(0xff) << (8 * b);
+                if (other) m[w] |= other;
+            }
+    std::vector<WordUse> out;
+    for (auto [w, mask] : m) out.push_back({w, mask});
+    return out;
+}
+
+std::vector<uint64_t> VhbExplorer::writtenWords(const Event& e) {
+    std::vector<uint64_t> out;
+    if (e.kind == EventKind::Free || !e.writes()) return out;
+    for (uint64_t w = wordOf(e.addr); w < e.addr + e.size; w += kW) out.push_back(w);
+    return out;
+}
+
+uint64_t VhbExplorer::peekWord(const exec::Executor& ex, uint64_t word) const {
+    if (auto v = ex.peek(word, uint32_t(kW))) return *v;
+    uint64_t v = 0; // a word that ends past its object: the bytes that exist
+    for (uint64_t b = 0; b < kW; ++b)
+        if (auto x = ex.peek(word + b, 1)) v |= *x << (8 * b);
+    return v;
+}
+
+// The word accesses of a multi-word event, with the values it read (before) and wrote (after).
+SymEvent VhbExplorer::multiEvent(const Event& e, const SymEvent& base, const Shadow& vals) {
+    SymEvent s = base;
+    auto accs = std::make_shared<std::vector<WordAcc>>();
+    auto rw = vals.words.empty() && vals.read.empty() ? readWords(e) : vals.words; // as when it ran
+    for (size_t i = 0; i < rw.size(); ++i)
+        accs->push_back({key(kMemory, rw[i].word, 0), false, i < vals.read.size() ? vals.read[i] & rw[i].mask : 0,
+                         rw[i].mask});
+    auto ww = writtenWords(e);
+    for (size_t i = 0; i < ww.size(); ++i)
+        accs->push_back({key(kMemory, ww[i], 0), true, i < vals.written.size() ? vals.written[i] : 0, kFull});
+    s.accs = std::move(accs);
+    return s;
+}
+
+// ExtendRoot/ExtendLeaf for a multi-word event: every combination of the values its words may hold (each word's
+// candidate values, on the bytes it reads), and what the event then does, asked of the executor on a copy —
+// its ranges may depend on the bytes (strlen, strcpy), so the words tried are those of its ranges extended to
+// the end of their objects (all the bytes it could read), and the event is rebuilt from what it did.
+std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, const SymEvent& base) {
+    std::vector<SymEvent> out;
+    for (auto& [s, next] : multiCandidatesOn(*ex_, n, t, base, {})) out.push_back(std::move(s));
+    return out;
+}
+
+// The same from executor c (an atomic section's copy: sectionCandidates), where `more` are the section's events so
+// far (their writes are candidate values too); each with the copy that ran it.
+std::vector<std::pair<SymEvent, std::unique_ptr<exec::Executor>>>
+VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId t, const SymEvent& base,
+                               const std::vector<SymEvent>& more) {
+    std::vector<std::pair<SymEvent, std::unique_ptr<exec::Executor>>> out;
+    const Event p = c0.thread(t).pending;
+    std::map<uint64_t, uint64_t> m;
+    for (const WordUse& w : readWords(p)) m[w.word] |= w.mask;
+    if (p.builtin && p.kind != EventKind::Write) // a string function: it may read on to its object's end
+        for (int k = 0; k < 2; ++k) {
+            auto [lo, hi] = p.readRange(k);
+            if (lo >= hi) continue;
+            for (uint64_t b = hi; b < hi + 64 && c0.peek(b, 1); ++b) m[wordOf(b)] |= bitsOf(wordOf(b), b, b + 1);
+        }
+    std::vector<WordUse> words;
+    std::vector<std::vector<uint64_t>> vals;
+    size_t combos = 1;
+    for (auto [w, mask] : m) {
+        uint32_t k = key(kMemory, w, 0);
+        if (!init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(*ex_, w);
+        std::set<uint64_t> vs;
+        for (uint64_t v : valuesOf(n, k, more)) vs.insert(v & mask);
+        words.push_back({w, mask});
+        vals.emplace_back(vs.begin(), vs.end());
+        combos *= vals.back().size();
+        if (combos > 4096) {
+            setLimit("a multi-word access with over 4096 combinations of candidate values");
+            return out;
+        }
+    }
+    std::vector<size_t> idx(words.size(), 0);
+    std::set<uint64_t> seen;
+    for (bool more = true; more;) {
+        std::vector<std::pair<uint64_t, uint8_t>> bytes;
+        std::map<uint64_t, uint64_t> value;
+        for (size_t i = 0; i < words.size(); ++i) {
+            uint64_t v = vals[i][idx[i]];
+            value[words[i].word] = v;
+            for (uint64_t b = 0; b < kW; ++b)
+                if ((words[i].mask >> (8 * b)) & 0xff) bytes.push_back({words[i].word + b, uint8_t(v >> (8 * b))});
+        }
+        if (auto c = c0.forceStepBytes(t, bytes); c && c->trace().size() > c0.trace().size()) {
+            const Event& e2 = c->trace().back();
+            if (auto s2 = symbolic(e2); s2 && !limit_) {
+                Shadow sh;
+                sh.words = readWords(e2);
+                for (const WordUse& w : sh.words) {
+                    auto it = value.find(w.word);
+                    sh.read.push_back(it != value.end() ? it->second : peekWord(c0, w.word));
+                }
+                for (uint64_t w : writtenWords(e2)) sh.written.push_back(peekWord(*c, w));
+                SymEvent s = multiEvent(e2, *s2, sh);
+                s.guardKey = base.guardKey;
+                s.guardBit = base.guardBit;
+                uint64_t h = 0;
+                forEachAccess(s, [&](uint32_t k, bool wr, uint64_t v, uint64_t mk) { h = mix(mix(mix(mix(h, k), wr), v), mk); });
+                if (seen.insert(h).second) out.emplace_back(std::move(s), std::move(c));
+            }
+        }
+        more = false;
+        for (size_t i = 0; i < idx.size() && !more; ++i) {
+            if (++idx[i] < vals[i].size()) more = true;
+            else idx[i] = 0;
+        }
+    }
+    return out;
+}
+
+} // namespace skein::explore::vhb::detail
