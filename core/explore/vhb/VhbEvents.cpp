@@ -592,7 +592,8 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             bool ran = false;
             for (auto& [s, next] : multiCandidatesOn(c, n, t, *base, cur.evs)) {
                 if (limit_) return;
-                if (s.role == Role::Free) setLimit("free() inside an atomic section");
+                if (s.role == Role::Free && valuesOf(n, s.key, cur.evs).count(1))
+                    setLimit("free() inside an atomic section of an object another free may have ended");
                 if (s.acc2 == Acc2::Read && valuesOf(n, s.key2, cur.evs).count(1))
                     setLimit("an atomic section accessing a heap object that another thread frees");
                 if (limit_) return;
@@ -630,10 +631,12 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             auto s = symbolic(next->trace().back());
             if (!s || limit_) return;
             // Not modelled inside a section: a condition variable's waiter set (forceStep runs the section alone),
-            // and an access of a heap object some thread of the node frees (the section would also have to be
-            // tried after the free).
+            // and an access or a free of a heap object some event of the node or the section frees (the section
+            // would also have to be tried after that free). A free of an object nothing else frees finds it alive
+            // in every linearisation, as the copy does.
             if (isCond(s->role)) setLimit("condition variables inside an atomic section");
-            if (s->role == Role::Free) setLimit("free() inside an atomic section");
+            if (s->role == Role::Free && valuesOf(n, s->key, cur.evs).count(1))
+                setLimit("free() inside an atomic section of an object another free may have ended");
             if (s->acc2 == Acc2::Read && valuesOf(n, s->key2, cur.evs).count(1))
                 setLimit("an atomic section accessing a heap object that another thread frees");
             if (limit_) return;
