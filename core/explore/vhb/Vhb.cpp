@@ -39,14 +39,6 @@ std::optional<std::vector<report::Decision>> VhbExplorer::realizeChild(const Nod
     ++closureCalls_;
     auto q = parent ? closureAfter(child.apo, *parent, t) : closure(child.apo);
     closureMs_ += msSince(t0);
-    if (!q && getenv("DUMPBOT")) {
-        std::fprintf(stderr, "BOTTOM t%u parent=%d\n", t, parent != nullptr);
-        for (size_t u = 0; u < child.apo.threads.size(); ++u) {
-            std::fprintf(stderr, " t%zu:", u);
-            for (const SymEvent& e : child.apo.threads[u]) std::fprintf(stderr, " %d/k%u/r%llu/w%llu", int(e.op), e.key, (unsigned long long)e.rval, (unsigned long long)e.wval);
-            std::fprintf(stderr, "\n");
-        }
-    }
     if (!q) return std::nullopt;
     orderings_ += q->inserted;
     t0 = Clock::now();
