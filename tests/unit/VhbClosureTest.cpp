@@ -243,6 +243,26 @@ TEST(VhbClosure, AfterOneEventAgainstBruteForce) {
 // their accesses of two data locations — sometimes leaving it taken at the end, sometimes accessing data outside
 // it, sometimes releasing a lock they do not hold — and end with a plain read: ⊥ only when no linearisation
 // respects the values.
+// A read, write or read-modify-write of location 1 or 2 with random values (a run's values replace the read ones).
+SymEvent randomAccess(std::mt19937& rng) {
+    auto pick = [&](uint32_t n) { return uint32_t(rng() % n); };
+    SymEvent e;
+    e.key = 1 + pick(2);
+    switch (pick(3)) {
+    case 0: e.op = Op::Read, e.rval = pick(3); break;
+    case 1: e.op = Op::Write, e.wval = pick(3); break;
+    default: e.op = Op::Rmw, e.rval = pick(3), e.wval = pick(3); break;
+    }
+    return e;
+}
+
+// pthread_cond_wait's first event on condition variable 3: joins the waiters and releases mutex 0.
+SymEvent condWaitRelease() {
+    SymEvent w{Op::Rmw, 3, 0, 0};
+    w.acc2 = Acc2::Write, w.key2 = 0, w.val2 = 0;
+    return w;
+}
+
 // The values of one random run of a, where location 0 is a mutex (a lock waits for 0) and location 3 a condition
 // variable's waiter set (not modelled: only a wait's release of 0 matters). True when every thread ran to its end.
 bool runWithMutex0(Apo& a, std::mt19937& rng) {
@@ -284,24 +304,10 @@ void inSectionAgainstBruteForce(uint32_t seed, uint32_t maxSections, bool condWa
             const uint32_t sections = 1 + pick(maxSections);
             for (uint32_t s = 0; s < sections; ++s) {
                 if (pick(6) != 0) th.push_back(SymEvent{Op::Rmw, 0, 0, 1}); // lock
-                for (uint32_t k = 1 + pick(3); k-- > 0;) {
-                    SymEvent e;
-                    e.key = 1 + pick(2);
-                    switch (pick(3)) {
-                    case 0: e.op = Op::Read, e.rval = pick(3); break;
-                    case 1: e.op = Op::Write, e.wval = pick(3); break;
-                    default: e.op = Op::Rmw, e.rval = pick(3), e.wval = pick(3); break;
-                    }
-                    th.push_back(e);
-                }
+                for (uint32_t k = 1 + pick(3); k-- > 0;) th.push_back(randomAccess(rng));
                 if (s + 1 < sections || pick(2)) {
-                    if (condWaits && pick(4) == 0) { // pthread_cond_wait's first event: joins the waiters, releases
-                        SymEvent w{Op::Rmw, 3, 0, 0};
-                        w.acc2 = Acc2::Write, w.key2 = 0, w.val2 = 0;
-                        th.push_back(w);
-                    } else {
-                        th.push_back(SymEvent{Op::Write, 0, 0, 0}); // unlock
-                    }
+                    if (condWaits && pick(4) == 0) th.push_back(condWaitRelease());
+                    else th.push_back(SymEvent{Op::Write, 0, 0, 0}); // unlock
                 }
             }
             SymEvent last{Op::Read, 1 + pick(2), pick(3), 0};
@@ -347,24 +353,9 @@ TEST(VhbClosure, FinalMemoryBySectionsAgainstBruteForce) {
             for (uint32_t s = 0; s < sections; ++s) {
                 const bool locked = pick(8) != 0;
                 if (locked) th.push_back(SymEvent{Op::Rmw, 0, 0, 1});
-                for (uint32_t k = 1 + pick(3); k-- > 0;) {
-                    SymEvent e;
-                    e.key = 1 + pick(2);
-                    switch (pick(3)) {
-                    case 0: e.op = Op::Read; break;
-                    case 1: e.op = Op::Write, e.wval = pick(3); break;
-                    default: e.op = Op::Rmw, e.wval = pick(3); break;
-                    }
-                    th.push_back(e);
-                }
+                for (uint32_t k = 1 + pick(3); k-- > 0;) th.push_back(randomAccess(rng));
                 if (!locked) continue;
-                if (pick(5) == 0) {
-                    SymEvent w{Op::Rmw, 3, 0, 0};
-                    w.acc2 = Acc2::Write, w.key2 = 0, w.val2 = 0;
-                    th.push_back(w);
-                } else {
-                    th.push_back(SymEvent{Op::Write, 0, 0, 0});
-                }
+                th.push_back(pick(5) == 0 ? condWaitRelease() : SymEvent{Op::Write, 0, 0, 0});
             }
         }
         a.finished.assign(threads, true);

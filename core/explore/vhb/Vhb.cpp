@@ -152,7 +152,7 @@ void VhbExplorer::leaf(const Work& w, const Node& node, const std::vector<Thread
     for (ThreadId t : cut) *cutAfter_.tryEmplace(nodeThreadHash(node, t), 1).first = 1;
     // A bound another thread hit stays: the runs through this node are bounded (dfs would count them so).
     if (ex_->errors().empty() && !ex_->boundReason().empty()) runs_.addBound(ex_->boundReason());
-    if (!opts_.detectRaces || stop_) return;
+    if (!opts_.detectRaces || stop_ || !mayRace(node)) return;
     auto t0 = Clock::now();
     ++closureCalls_;
     std::optional<Order> q;
@@ -359,7 +359,7 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
     if (searchOwnRaces) {
         // A bound another thread hit stays in the leaves (as leaf() records it).
         if (ex_->errors().empty() && !ex_->boundReason().empty()) runs_.addBound(ex_->boundReason());
-        if (opts_.detectRaces && !stop_ && !limit_) {
+        if (opts_.detectRaces && !stop_ && !limit_ && mayRace(node)) {
             auto t0 = Clock::now();
             std::optional<Order> q;
             if (closed) q = closed->q;
