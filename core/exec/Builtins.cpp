@@ -606,7 +606,10 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         auto it = condWaiters_.find(A(0));
         ev.value = 0;
         if (it != condWaiters_.end() && !it->second.empty()) {
-            auto wake = [&](ThreadId w) { threads_[w]->state = ThreadState::Ready; };
+            // (A waiter forced into a copy by forceStep may not be blocked there: it stays as it is.)
+            auto wake = [&](ThreadId w) {
+                if (threads_[w]->state == ThreadState::BlockedCond) threads_[w]->state = ThreadState::Ready;
+            };
             if (b == Builtin::CondSignal) {
                 uint32_t k = std::min<uint32_t>(choice, uint32_t(it->second.size() - 1));
                 ThreadId w = it->second[k];

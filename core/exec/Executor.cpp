@@ -92,34 +92,54 @@ bool Executor::isHeapAddress(uint64_t addr) const {
 
 std::optional<Event> Executor::probe(ThreadId t, uint64_t value) const {
     if (t >= threads_.size() || !threads_[t]->hasPending || !views_[t].pending.isMemory()) return std::nullopt;
-    auto copy = forceStep(t, 0, value, std::nullopt);
+    Forced f;
+    f.readValue = value;
+    auto copy = forceStep(t, f);
     if (!copy) return std::nullopt;
     return copy->trace().back();
 }
 
-std::unique_ptr<Executor> Executor::forceStep(ThreadId t, uint32_t choice, std::optional<uint64_t> readValue,
-                                              std::optional<bool> mutexFree) const {
+std::unique_ptr<Executor> Executor::forceStep(ThreadId t, const Forced& f) const {
     if (t >= threads_.size() || !threads_[t]->hasPending || status_ == ExecStatus::Unsupported) return nullptr;
     const Event ev = views_[t].pending;
     auto copy = clone();
-    if (readValue && ev.isMemory()) {
+    if (f.objectAlive) {
+        // Only the flag: a revived object keeps the bytes it had when freed, and a read of it is forced as well.
+        Object* o = copy->memory_.object(program::pointerObject(ev.addr));
+        if (!o || o->kind != ObjectKind::Heap) return nullptr;
+        o->alive = *f.objectAlive;
+    }
+    if (f.readValue && ev.isMemory()) {
         if (ev.size == 0 || ev.size > 8) return nullptr;
         uint8_t* p = nullptr;
-        if (copy->memory_.check(ev.addr, ev.size, true, &p) != AccessError::None || !p) return nullptr;
-        for (uint32_t i = 0; i < ev.size; ++i) p[i] = uint8_t(*readValue >> (8 * i));
+        if (copy->memory_.check(ev.addr, ev.size, true, &p) == AccessError::None && p) {
+            for (uint32_t i = 0; i < ev.size; ++i) p[i] = uint8_t(*f.readValue >> (8 * i));
+        } else if (!f.objectAlive || *f.objectAlive) {
+            return nullptr;
+        }
     }
-    if (mutexFree && (ev.kind == EventKind::Lock || ev.kind == EventKind::TryLock))
-        copy->mutexes_[ev.addr].owner = *mutexFree ? model::kNoThread : (t == 0 ? 1 : 0);
+    if (f.mutexFree && (ev.kind == EventKind::Lock || ev.kind == EventKind::TryLock))
+        copy->mutexes_[ev.addr].owner = *f.mutexFree ? model::kNoThread : (t == 0 ? 1 : 0);
+    if (f.condWaiters &&
+        (ev.kind == EventKind::CondWait || ev.kind == EventKind::CondSignal || ev.kind == EventKind::CondBroadcast)) {
+        copy->condWaiters_[ev.addr] = *f.condWaiters;
+        copy->refreshView(t); // a signal's number of outcomes follows the waiters
+    }
     if (copy->exclusive_ != t) copy->exclusive_ = model::kNoThread; // it runs alone
     if (!copy->enabled(t)) return nullptr;
-    copy->step(t, choice);
+    copy->step(t, f.choice);
     return copy;
 }
 
-std::unique_ptr<Executor> Executor::forceStepBytes(ThreadId t,
-                                                   const std::vector<std::pair<uint64_t, uint8_t>>& bytes) const {
+std::unique_ptr<Executor> Executor::forceStepBytes(ThreadId t, const std::vector<std::pair<uint64_t, uint8_t>>& bytes,
+                                                   bool forceAlive) const {
     if (t >= threads_.size() || !threads_[t]->hasPending || status_ == ExecStatus::Unsupported) return nullptr;
     auto copy = clone();
+    if (forceAlive) {
+        Object* o = copy->memory_.object(program::pointerObject(views_[t].pending.addr));
+        if (!o || o->kind != ObjectKind::Heap) return nullptr;
+        o->alive = true;
+    }
     for (auto [addr, byte] : bytes) {
         uint8_t* p = nullptr;
         if (copy->memory_.check(addr, 1, true, &p) == AccessError::None && p) *p = byte;

@@ -107,16 +107,25 @@ public:
     // written value depends on what it reads). Runs on a copy; nothing here changes. Empty when t has no pending
     // memory event.
     std::optional<Event> probe(ThreadId t, uint64_t value) const;
-    // A copy in which thread t has taken its pending event with outcome `choice` as if it ran alone: reading
-    // `readValue` (a memory event: the location is overwritten first) and finding its mutex free or held
-    // (`mutexFree`: lock, trylock), whatever the other threads hold. Null when t cannot take it even so (a join
-    // of a thread that has not finished). The vhb explorer expands an atomic section with it.
-    std::unique_ptr<Executor> forceStep(ThreadId t, uint32_t choice, std::optional<uint64_t> readValue,
-                                        std::optional<bool> mutexFree) const;
+    // What a copy forces before thread t takes its pending event "as if it ran alone" (forceStep): the state the
+    // event would find in some other interleaving, which this executor's own interleaving need not have.
+    struct Forced {
+        uint32_t choice = 0;                 // the outcome (a nondet value, which waiter a signal wakes)
+        std::optional<uint64_t> readValue;   // a memory event reads this (the location is overwritten first)
+        std::optional<bool> mutexFree;       // a lock/trylock finds its mutex free (true) or held (false)
+        std::optional<std::vector<ThreadId>> condWaiters; // a condition operation finds exactly these waiters
+        std::optional<bool> objectAlive;     // a heap access or free finds its object alive or already freed
+    };
+    // A copy in which thread t has taken its pending event as `f` forces it, whatever the other threads hold. Null
+    // when t cannot take it even so (a join of a thread that has not finished). The vhb explorer expands an atomic
+    // section with it.
+    std::unique_ptr<Executor> forceStep(ThreadId t, const Forced& f) const;
     // A copy in which the given bytes of memory were overwritten (each (address, byte); invalid addresses are
-    // skipped) and then thread t took its pending event. Null when t cannot take it. The vhb explorer asks what a
-    // multi-word access (memcpy, strcmp, ...) would do for each combination of values it may read.
-    std::unique_ptr<Executor> forceStepBytes(ThreadId t, const std::vector<std::pair<uint64_t, uint8_t>>& bytes) const;
+    // skipped) and then thread t took its pending event — with `forceAlive`, finding its heap object alive.
+    // Null when t cannot take it. The vhb explorer asks what a multi-word access (memcpy, strcmp, ...) would do
+    // for each combination of values it may read.
+    std::unique_ptr<Executor> forceStepBytes(ThreadId t, const std::vector<std::pair<uint64_t, uint8_t>>& bytes,
+                                             bool forceAlive = false) const;
 
     ExecStatus status() const { return status_; }
     size_t numThreads() const { return threads_.size(); }

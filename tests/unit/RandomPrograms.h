@@ -38,6 +38,10 @@ struct GeneratorFlags {
     // section of m0 — several accesses per section, reads whose value the section's own accesses decide among
     // them — plus atomics, nondet values and assertions on what was read.
     bool locked = false;
+    // ... and (with condVars / heap) the condition-variable and heap statements sometimes inside an SV-COMP atomic
+    // section: a signal or broadcast that finds the waiters some interleaving left, a wait that blocks the section
+    // (and so every thread), a free or an access of the object another thread may have freed first.
+    bool syncInSections = false;
 };
 
 struct Generator {
@@ -67,6 +71,25 @@ struct Generator {
         if (!flags.memory && k >= 9) k += 13;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
+        if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word write of the heap pair
+            emit("  __VERIFIER_atomic_begin(); memset(hp, " + v() + ", 2 * sizeof(int)); __VERIFIER_atomic_end();");
+            return true;
+        }
+        if (flags.syncInSections && k < 9 && pick(2)) { // one line: the statement between begin and end
+            std::ostringstream saved;
+            std::swap(saved, out);
+            --line;
+            extraKind(k, locals, v, local);
+            std::string stmt = out.str();
+            std::swap(saved, out);
+            stmt = stmt.substr(2, stmt.size() - 3); // its indent and newline
+            emit("  __VERIFIER_atomic_begin(); " + stmt + " __VERIFIER_atomic_end();");
+            return true;
+        }
+        extraKind(k, locals, v, local);
+        return true;
+    }
+    template <class V, class L> void extraKind(int k, int& locals, V&& v, L&& local) {
         switch (k) {
         case 9: emit("  { struct S c = {" + v() + ", " + v() + "}; memcpy(&sr, &c, sizeof c); }"); break;
         case 10: {
@@ -117,7 +140,6 @@ struct Generator {
         case 7: emit("  hp[" + std::to_string(pick(2)) + "] = hp[" + std::to_string(pick(2)) + "] + 1;"); break;
         default: emit("  free(hp);"); break;
         }
-        return true;
     }
     void lockedStatement(int& locals) {
         auto r = [&] { return "r" + std::to_string(locals++); };
@@ -223,7 +245,7 @@ struct Generator {
         emit("#include <stdatomic.h>");
         emit("#include <assert.h>");
         if (flags.heap) emit("#include <stdlib.h>");
-        if (flags.memory) emit("#include <string.h>");
+        if (flags.memory || flags.syncInSections) emit("#include <string.h>");
         emit("void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void); int __VERIFIER_nondet_int(void);");
         if (flags.cuts) emit("void __VERIFIER_assume(int); void abort(void);");
         for (int v = 0; v < vars; ++v) emit("int x" + std::to_string(v) + ";");

@@ -68,6 +68,17 @@ TEST(VhbDifferential, AgreesWithDfsWithConditionVariablesAndFree) {
     agreeWithDfs(flags, 400, "condition variables, heap, free");
 }
 
+// The same constructs inside SV-COMP atomic sections (DESIGN.md "Atomic sections"): the section is expanded on
+// executor copies, each condition operation forced to every waiter set the node allows, each heap access or free
+// to an object found alive or freed.
+TEST(VhbDifferential, AgreesWithDfsWithConditionVariablesAndFreeInSections) {
+    GeneratorFlags flags;
+    flags.condVars = true;
+    flags.heap = true;
+    flags.syncInSections = true;
+    agreeWithDfs(flags, 400, "condition variables, heap, free, inside atomic sections");
+}
+
 // Threads cut by an assume or a spin-assume on what they read: a node whose thread is cut by an event that
 // only observed is a leaf (DESIGN.md "Cut threads end a node").
 TEST(VhbDifferential, AgreesWithDfsWithAssumesAndSpins) {

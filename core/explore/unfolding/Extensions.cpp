@@ -168,10 +168,12 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
         if (v.state == exec::ThreadState::BlockedLock) blockedScratch_.push_back(t);
         if (v.state != exec::ThreadState::Ready || !ex_.enabled(t)) continue;
         if (ex_.inAtomicSection(t)) {
+            const size_t before = en.size();
             for (UEvent* e : atomicSectionEvents(t)) {
                 es_.addToU(e);
                 en.push_back(e);
             }
+            if (!unsupported_ && !footprintGrew_ && en.size() == before) sectionPlacementsWithoutEvent(t);
             if (unsupported_) {
                 en.clear();
                 return en;
@@ -195,6 +197,10 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
 
 void QporExplorer::blockedPlacements(ThreadId t) {
     const model::Event& pending = ex_.thread(t).pending;
+    if (ex_.inAtomicSection(t)) {
+        if (auto it = sections_->find(pending.loc); it != sections_->end() && !it->second.footprint.empty())
+            return sectionPlacementsWithoutEvent(t); // every resource it touches, not only the mutex
+    }
     UEvent* pt = F_.threadMax(t);
     std::vector<UEvent*> causes;
     if (!pt && t < createOf_.size() && createOf_[t]) causes.push_back(createOf_[t]);
@@ -224,12 +230,19 @@ void QporExplorer::blockedPlacements(ThreadId t) {
     like.causes = std::move(causes);
     like.baseCauses = uint32_t(like.causes.size());
     like.accesses = accessesFor(pending);
+    // An acquire that starts an atomic section is the section's event (its footprint, its runs there): placed by
+    // replay, once the site's footprint is known (Sections.cpp).
+    like.section = ex_.inAtomicSection(t);
     for (UEvent* child = top; child && child != stopAt;) {
         bool forced = es_.leq(child, like.pt);
         for (UEvent* c : like.causes) forced = forced || es_.leq(child, c);
         if (forced) break;
         UEvent* earlier = ownerOf(child->access(res)->node.parent);
-        if (mutexFreeAfter(earlier)) makeEvent(like, std::span(&earlier, 1), {});
+        if (mutexFreeAfter(earlier)) {
+            if (like.section && !learnBlockedSection(like, earlier)) return;
+            if (!like.section || !like.accesses.empty()) makeEvent(like, std::span(&earlier, 1), {});
+            if (footprintGrew_ || unsupported_) return;
+        }
         child = earlier;
     }
 }
@@ -308,8 +321,8 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
             a.mode = like.accesses[i].mode;
             a.parent = chosen.empty() ? baseMax[i] : es_.treeMaxOf(preds, a.res);
         }
-        if (like.section && sectionHasRuns(like)) {
-            // Which runs the section has here depends on the history: run it there (Sections.cpp).
+        if (like.section && sectionPlacedByReplay(like)) {
+            // Which runs the section has here (if any) depends on the history: run it there (Sections.cpp).
             if (!baseIsConfiguration()) return false;
             for (size_t i = base.size(); i < preds.size(); ++i)
                 for (size_t j = 0; j < i; ++j)

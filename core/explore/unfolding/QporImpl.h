@@ -78,6 +78,7 @@ public:
     struct SectionSite {
         std::vector<Access> footprint; // the union of the accesses of its runs seen so far
         bool severalRuns = false;      // some start had several runs (nondet values inside)
+        bool mayBlock = false;         // some start had a run that blocks midway (an assume or a wait inside)
         bool used = false;             // events were made with what is known
     };
     using Sections = std::map<uint32_t, SectionSite>;
@@ -226,13 +227,17 @@ private:
     };
     struct SectionRuns {
         std::vector<SectionRun> runs; // the runs that complete (a run that blocks midway has none)
+        bool blocked = false;         // some run blocked midway
+        std::vector<Access> blockedAccesses; // what the runs that blocked touched before they did
         const char* error = nullptr;  // why qpor cannot handle this section
     };
     SectionRuns sectionRunsAt(const exec::Executor& from, ThreadId t);
     bool observeSite(uint32_t loc, const SectionRuns& runs);
     uint32_t runChoice(const SectionRuns& runs, const SectionRun& r);
     const std::vector<uint32_t>* runOf(const UEvent* e) const;
-    bool sectionHasRuns(const UEvent& like) const;
+    bool sectionPlacedByReplay(const UEvent& like) const;
+    bool learnBlockedSection(UEvent& like, UEvent* earlier);
+    void sectionPlacementsWithoutEvent(ThreadId t);
     std::vector<UEvent*> atomicSectionEvents(ThreadId t);
     bool replayHistory(const std::vector<UEvent*>& preds, exec::Executor& into);
     void sectionPlacements(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds);

@@ -7,7 +7,11 @@
 //  - how many runs it has (nondet values inside): each run is an outcome of the action, named by the outcomes of
 //    its steps (interned: `choice` = 1 + the run's number; 0 when the section has one run there). Where such a
 //    section is placed without being run (a conflicting extension), its history is replayed on a scratch executor
-//    to find the runs it has there.
+//    to find the runs it has there;
+//  - whether it can run at all: a run that blocks midway (an assume, a condition wait, a lock held by another
+//    thread inside it) leaves the execution no way on, so a section that blocks at some history is placed by replay
+//    as well — at a history where every run blocks it is no event (an event of the paper is enabled at its history;
+//    one that is not would only ever lead to sleep-set blocked explorations).
 #include <algorithm>
 #include <unordered_set>
 
@@ -19,7 +23,19 @@ using model::EventKind;
 
 namespace {
 constexpr size_t kMaxRuns = 4096;
+
+// Adds access a to the union `into` (one entry per resource, the strongest mode); true when `into` changed.
+bool mergeAccess(std::vector<Access>& into, const Access& a) {
+    auto it = std::find_if(into.begin(), into.end(), [&](const Access& b) { return b.res == a.res; });
+    if (it == into.end()) {
+        into.push_back(a);
+        return true;
+    }
+    if (a.mode == Mode::Read || it->mode != Mode::Read) return false;
+    it->mode = a.mode;
+    return true;
 }
+} // namespace
 
 QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from, ThreadId t) {
     SectionRuns out;
@@ -43,17 +59,16 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
                         break;
                     }
                     if (ev.kind == EventKind::ThreadJoin) r.joins.push_back(ThreadId(ev.value));
-                    for (const Access& a : accessesFor(ev)) {
-                        auto it = std::find_if(r.accesses.begin(), r.accesses.end(),
-                                               [&](const Access& b) { return b.res == a.res; });
-                        if (it == r.accesses.end()) r.accesses.push_back(a);
-                        else if (a.mode != Mode::Read) it->mode = a.mode;
-                    }
+                    for (const Access& a : accessesFor(ev)) mergeAccess(r.accesses, a);
                 }
                 out.runs.push_back(std::move(r));
                 if (out.runs.size() > kMaxRuns)
                     out.error = "an SV-COMP atomic section with more than 4096 nondeterministic runs";
-            } // else: blocks midway, no run from this state
+            } else { // blocks midway: no run from this state, but what it touched is part of the footprint
+                out.blocked = true;
+                for (const model::Event& ev : events)
+                    for (const Access& a : accessesFor(ev)) mergeAccess(out.blockedAccesses, a);
+            }
             choices.pop_back();
             events.pop_back();
         }
@@ -68,19 +83,15 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
     SectionSite& site = (*sections_)[loc];
     bool changed = false;
     for (const SectionRun& r : runs.runs)
-        for (const Access& a : r.accesses) {
-            auto it = std::find_if(site.footprint.begin(), site.footprint.end(),
-                                   [&](const Access& b) { return b.res == a.res; });
-            if (it == site.footprint.end()) {
-                site.footprint.push_back(a);
-                changed = true;
-            } else if (a.mode != Mode::Read && it->mode == Mode::Read) {
-                it->mode = a.mode;
-                changed = true;
-            }
-        }
+        for (const Access& a : r.accesses) changed |= mergeAccess(site.footprint, a);
+    // A run that blocks midway touched these before it blocked: at another history it may get past that point.
+    for (const Access& a : runs.blockedAccesses) changed |= mergeAccess(site.footprint, a);
     if (runs.runs.size() > 1 && !site.severalRuns) {
         site.severalRuns = true;
+        changed = true;
+    }
+    if (runs.blocked && !site.mayBlock) {
+        site.mayBlock = true;
         changed = true;
     }
     bool restart = changed && site.used;
@@ -102,9 +113,9 @@ const std::vector<uint32_t>* QporExplorer::runOf(const UEvent* e) const {
     return e->section && e->choice ? &runSteps_[e->choice - 1] : nullptr;
 }
 
-bool QporExplorer::sectionHasRuns(const UEvent& like) const {
+bool QporExplorer::sectionPlacedByReplay(const UEvent& like) const {
     auto it = sections_->find(like.label.loc);
-    return it != sections_->end() && it->second.severalRuns;
+    return it != sections_->end() && (it->second.severalRuns || it->second.mayBlock);
 }
 
 std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
@@ -114,9 +125,12 @@ std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
         unsupported_ = runs.error;
         return out;
     }
-    if (runs.runs.empty()) return out; // every run blocks midway: the section cannot start now
     const model::Event& pending = ex_.thread(t).pending;
+    // A section that starts with a lock cannot start at a history where the mutex is held: it may block as well.
+    // (One that starts with a join has the joined thread's end among its causes: it can start wherever placed.)
+    if (pending.kind == EventKind::Lock || pending.kind == EventKind::CondWait) runs.blocked = true;
     if (!observeSite(pending.loc, runs)) return out;
+    if (runs.runs.empty()) return out; // every run blocks midway: the section cannot start now
     SectionSite& site = (*sections_)[pending.loc];
     site.used = true;
     for (const SectionRun& r : runs.runs) {
@@ -127,6 +141,57 @@ std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
         out.push_back(e);
     }
     return out;
+}
+
+// A thread blocked on the acquire that starts an atomic section (blockedPlacements): its section is placed at the
+// histories where the mutex is free, by replay (the site may block). Its footprint may be unknown — the section
+// never ran — or grow: it is run once at the history [pt(like)] ∪ causes ∪ [earlier] and the site observed.
+// `like.accesses` becomes the footprint (empty while no run is known). False when the exploration must stop.
+bool QporExplorer::learnBlockedSection(UEvent& like, UEvent* earlier) {
+    std::vector<UEvent*> preds(like.causes.begin(), like.causes.begin() + like.baseCauses);
+    if (like.pt) preds.push_back(like.pt);
+    if (earlier) preds.push_back(earlier);
+    if (!scratch_) scratch_ = std::make_unique<exec::Executor>(prog_, opts_.exec);
+    SectionRuns runs;
+    if (replayHistory(preds, *scratch_) && like.thread < scratch_->numThreads() && scratch_->enabled(like.thread) &&
+        scratch_->inAtomicSection(like.thread))
+        runs = sectionRunsAt(*scratch_, like.thread);
+    if (runs.error) {
+        unsupported_ = runs.error;
+        return false;
+    }
+    runs.blocked = true; // it starts with an acquire
+    if (!observeSite(like.label.loc, runs)) return false;
+    like.accesses = (*sections_)[like.label.loc].footprint;
+    return true;
+}
+
+// A thread inside an atomic section with no event at C — every run blocks midway (an assume, a wait, a lock taken
+// inside), or its first step is an acquire of a busy mutex — may have one at an earlier history, where what it
+// reads or locks was different: those histories are conflicting extensions of C (the section's action placed
+// earlier, as for an executed event: earlierPlacements). The action is described by the site's footprint with
+// the current parents, never registered; each placement is replayed (the site may block) and made only where a
+// run completes.
+void QporExplorer::sectionPlacementsWithoutEvent(ThreadId t) {
+    const model::Event& pending = ex_.thread(t).pending;
+    SectionRuns blocks;
+    blocks.blocked = true;
+    if (!observeSite(pending.loc, blocks)) return; // placed by replay from now on
+    const SectionSite& site = (*sections_)[pending.loc];
+    if (site.footprint.empty()) return;
+    UEvent like;
+    like.thread = t;
+    like.label = pending;
+    like.label.tid = t;
+    like.pt = F_.threadMax(t);
+    if (!like.pt && t < createOf_.size() && createOf_[t]) like.causes.push_back(createOf_[t]);
+    if (t < joinedSince_.size()) like.causes.insert(like.causes.end(), joinedSince_[t].begin(), joinedSince_[t].end());
+    like.baseCauses = uint32_t(like.causes.size());
+    like.section = true;
+    like.sectionRuns = site.severalRuns;
+    like.accesses = site.footprint;
+    for (Access& a : like.accesses) a.parent = F_.treeMax(a.res);
+    earlierPlacements(&like);
 }
 
 // Brings `into` to the state after the history [preds]: its events in a causal order, each with its outcomes.
@@ -166,21 +231,22 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
     return true;
 }
 
-// A section with several runs placed at the history [preds] (spec names it, with `like`'s run): every run it has
-// there, each an event with the site's footprint.
+// A section with several runs, or one that may block, placed at the history [preds] (spec names it, with `like`'s
+// run): every run it has there, each an event with the site's footprint — none when every run blocks there.
 void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds) {
     if (!scratch_) scratch_ = std::make_unique<exec::Executor>(prog_, opts_.exec);
     if (!replayHistory(preds, *scratch_) || like.thread >= scratch_->numThreads() ||
-        !scratch_->enabled(like.thread) || !scratch_->inAtomicSection(like.thread)) {
+        !scratch_->inAtomicSection(like.thread) || scratch_->thread(like.thread).pending.kind != like.label.kind) {
         unsupported_ = "internal: the history of an atomic section could not be replayed";
         return;
     }
+    if (!scratch_->enabled(like.thread)) return; // it starts with a lock or join that blocks here: no event
     SectionRuns runs = sectionRunsAt(*scratch_, like.thread);
     if (runs.error) {
         unsupported_ = runs.error;
         return;
     }
-    if (runs.runs.empty() || !observeSite(like.label.loc, runs)) return;
+    if (!observeSite(like.label.loc, runs) || runs.runs.empty()) return;
     const SectionSite& site = (*sections_)[like.label.loc];
     for (const SectionRun& r : runs.runs)
         if (!r.joins.empty()) { // its causes would have to come from the replayed history

@@ -445,8 +445,10 @@ void VhbExplorer::maximal(const Node& node, ExecStatus status, uint64_t classes)
     report::Stats& st = result_.stats;
     if (kTrace) std::fprintf(stderr, "  maximal, status %d\n", int(status));
     if (runs_.count(*ex_, st)) stop_ = true;
-    // Classes: complete executions, errors and deadlocks (what dfs counts as Mazurkiewicz traces).
-    if (status == ExecStatus::Finished || status == ExecStatus::Error || status == ExecStatus::Running)
+    // Classes: complete executions, errors and deadlocks (what dfs counts as Mazurkiewicz traces) — not a section
+    // that blocks (the execution is infeasible, as a failed assume: the executor keeps the section's thread alone).
+    if (status == ExecStatus::Finished || status == ExecStatus::Error ||
+        (status == ExecStatus::Running && ex_->exclusiveThread() == model::kNoThread))
         classes_ += classes;
     // The paper mode reaches one value class from several nodes (different side functions or causal orders):
     // the monitor and the race search, which look at all linearisations of the values, run once per value class.

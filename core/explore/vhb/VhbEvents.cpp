@@ -553,8 +553,11 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
 
 // An SV-COMP atomic section runs alone: it is added to a node as one extension, all its events at once (a
 // linearisation keeps them contiguous: Apo's sections). Each way through it — every value each of its reads may
-// observe, every outcome of a nondet value or a trylock — is one extension; the executor runs the section on
-// copies, with each read forced to the value tried (Executor::forceStep), as if the section ran alone.
+// observe, every outcome of a nondet value or a trylock, every waiter set a condition operation may find (and
+// which waiter a signal wakes), a heap object found alive or freed — is one extension; the executor runs the
+// section on copies, each event forced to the outcome tried (Executor::forceStep), as if the section ran alone.
+// The forced state is what some linearisation of the child gives the event: its values are candidates of the
+// node like those of a single event's extension (candidates()), and Closure/Realize decide which are feasible.
 std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, ThreadId t) {
     std::vector<Ext> out;
     Ext cur;
@@ -573,31 +576,66 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
         const Event p = v.pending;
         const uint32_t section = c.atomicSectionId(t);
         struct Outcome {
-            uint32_t choice = 0;
-            std::optional<uint64_t> value;
-            std::optional<bool> free;
+            exec::Executor::Forced forced;
+            uint64_t waiters = 0;            // a condition operation: the waiter set it finds
+            ThreadId woken = model::kNoThread; // a signal: the waiter it wakes
         };
         std::vector<Outcome> outcomes;
+        auto plain = [&](uint32_t choice) {
+            Outcome o;
+            o.forced.choice = choice;
+            return o;
+        };
+        // A heap object some event of the node or the section frees may be found alive or freed (DESIGN.md
+        // "free"): the event is tried both ways; one nothing frees is alive in every linearisation, as in the copy.
+        std::optional<uint32_t> aliveKey;
+        bool ranMulti = false; // a multi-word access ran with some combination of values (below)
+        if (p.kind == EventKind::Free || (p.isMemory() && ex_->isHeapAddress(p.addr)))
+            if (uint32_t k = key(kAlive, program::pointerObject(p.addr), 0); valuesOf(n, k, cur.evs).count(1))
+                aliveKey = k;
         if (p.kind == EventKind::Nondet) {
-            for (uint32_t k = 0; k < v.choices; ++k) outcomes.push_back({k, {}, {}});
-        } else if (p.kind == EventKind::Lock) {
-            outcomes.push_back({0, {}, true});
-        } else if (p.kind == EventKind::TryLock) {
-            outcomes.push_back({0, {}, true});
-            outcomes.push_back({0, {}, false});
+            for (uint32_t k = 0; k < v.choices; ++k) outcomes.push_back(plain(k));
+        } else if (p.kind == EventKind::Lock || p.kind == EventKind::TryLock) {
+            for (bool free : {true, false}) {
+                if (!free && p.kind == EventKind::Lock) break;
+                Outcome o;
+                o.forced.mutexFree = free;
+                outcomes.push_back(o);
+            }
+        } else if (p.kind == EventKind::CondWait || p.kind == EventKind::CondSignal ||
+                   p.kind == EventKind::CondBroadcast) {
+            auto base = symbolic(p); // (refuses threads numbered 64 or more: the set is one bit per thread)
+            if (!base || limit_) return;
+            for (uint64_t waiters : valuesOf(n, base->key, cur.evs)) {
+                if (p.kind == EventKind::CondWait && ((waiters >> t) & 1)) continue;
+                std::vector<ThreadId> list;
+                for (ThreadId w = 0; w < 64; ++w)
+                    if ((waiters >> w) & 1) list.push_back(w);
+                // A signal wakes one waiter of its choice (toSchedule finds its place in the real waiter list).
+                const size_t ways = p.kind == EventKind::CondSignal && !list.empty() ? list.size() : 1;
+                for (size_t k = 0; k < ways; ++k) {
+                    Outcome o;
+                    o.forced.choice = uint32_t(k);
+                    o.forced.condWaiters = list;
+                    o.waiters = waiters;
+                    if (p.kind == EventKind::CondSignal && !list.empty()) o.woken = list[k];
+                    outcomes.push_back(o);
+                }
+            }
         } else if (isMulti(p)) {
             // Every combination of its words' candidate values (multiCandidatesOn), each with the copy that ran it.
             auto base = symbolic(p);
             if (!base || limit_) return;
-            bool ran = false;
-            for (auto& [s, next] : multiCandidatesOn(c, n, t, *base, cur.evs)) {
+            // The liveness modelled is that of the object at the event's address (its destination): a copy or a
+            // string function reading another heap object that some free may end is not tried both ways.
+            if (p.kind == EventKind::Copy && ex_->isHeapAddress(p.addr2) &&
+                valuesOf(n, key(kAlive, program::pointerObject(p.addr2), 0), cur.evs).count(1)) {
+                setLimit("a memcpy inside an atomic section from a heap object that another free may have ended");
+                return;
+            }
+            for (auto& [s, next] : multiCandidatesOn(c, n, t, *base, cur.evs, aliveKey.has_value())) {
                 if (limit_) return;
-                if (s.role == Role::Free && valuesOf(n, s.key, cur.evs).count(1))
-                    setLimit("free() inside an atomic section of an object another free may have ended");
-                if (s.acc2 == Acc2::Read && valuesOf(n, s.key2, cur.evs).count(1))
-                    setLimit("an atomic section accessing a heap object that another thread frees");
-                if (limit_) return;
-                ran = true;
+                ranMulti = true;
                 s.section = section;
                 cur.evs.push_back(s);
                 cur.choices.push_back(0);
@@ -606,12 +644,16 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
                 cur.choices.pop_back();
                 if (limit_) return;
             }
-            if (!ran && !cur.evs.empty()) { // it blocks (or fails) inside the section: nothing else runs after it
-                Ext e = cur;
-                e.open = true;
-                out.push_back(e);
+            // Found alive, it ran above; found freed, it is the outcome below (a use after free, a realloc of a
+            // freed pointer).
+            if (!aliveKey) {
+                if (!ranMulti && !cur.evs.empty()) { // it blocks (or fails) inside the section: nothing runs after it
+                    Ext e = cur;
+                    e.open = true;
+                    out.push_back(e);
+                }
+                return;
             }
-            return;
         } else if (p.kind == EventKind::Read || p.kind == EventKind::Rmw) {
             auto base = symbolic(p);
             if (!base) return;
@@ -619,30 +661,40 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             if (!init_[k] && !writtenThisRun_.count(k) &&
                 std::none_of(cur.evs.begin(), cur.evs.end(), [&](const SymEvent& e) { return e.writes() && e.key == k; }))
                 if (auto val = c.peek(p.addr, p.size)) init_[k] = mask(*val, p.size);
-            for (uint64_t val : valuesOf(n, k, cur.evs)) outcomes.push_back({0, val, {}});
+            for (uint64_t val : valuesOf(n, k, cur.evs)) {
+                Outcome o;
+                o.forced.readValue = val;
+                outcomes.push_back(o);
+            }
         } else {
-            outcomes.push_back({});
+            outcomes.push_back(plain(0));
         }
-        bool any = false;
+        if (aliveKey) { // found alive (forced: the copy's own interleaving may have freed it) or freed
+            for (Outcome& o : outcomes) o.forced.objectAlive = true;
+            Outcome freed;
+            freed.forced.objectAlive = false;
+            outcomes.push_back(freed);
+        }
+        bool any = ranMulti;
         for (const Outcome& o : outcomes) {
-            auto next = c.forceStep(t, o.choice, o.value, o.free);
+            auto next = c.forceStep(t, o.forced);
             if (!next) continue;
             any = true;
             auto s = symbolic(next->trace().back());
             if (!s || limit_) return;
-            // Not modelled inside a section: a condition variable's waiter set (forceStep runs the section alone),
-            // and an access or a free of a heap object some event of the node or the section frees (the section
-            // would also have to be tried after that free). A free of an object nothing else frees finds it alive
-            // in every linearisation, as the copy does.
-            if (isCond(s->role)) setLimit("condition variables inside an atomic section");
-            if (s->role == Role::Free && valuesOf(n, s->key, cur.evs).count(1))
-                setLimit("free() inside an atomic section of an object another free may have ended");
-            if (s->acc2 == Acc2::Read && valuesOf(n, s->key2, cur.evs).count(1))
-                setLimit("an atomic section accessing a heap object that another thread frees");
-            if (limit_) return;
+            if (isCond(s->role)) condValues(*s, t, o.waiters, o.woken);
+            if (o.forced.objectAlive == false) { // a double free or a use after free: the thread stops at it
+                if (s->role == Role::Free) {
+                    SymEvent twice{Op::Read, s->key, 1, 0};
+                    twice.role = Role::Free;
+                    s = twice;
+                } else {
+                    s = useAfterFree(*s);
+                }
+            }
             s->section = section;
             cur.evs.push_back(*s);
-            cur.choices.push_back(o.choice);
+            cur.choices.push_back(o.forced.choice);
             expand(*next);
             cur.evs.pop_back();
             cur.choices.pop_back();

@@ -219,7 +219,7 @@ private:
     std::vector<SymEvent> multiCandidates(const Node& n, ThreadId t, const SymEvent& base);
     std::vector<std::pair<SymEvent, std::unique_ptr<exec::Executor>>>
     multiCandidatesOn(const exec::Executor& c, const Node& n, ThreadId t, const SymEvent& base,
-                      const std::vector<SymEvent>& more);
+                      const std::vector<SymEvent>& more, bool forceAlive = false);
     void learnInit(ThreadId t, bool stepping = true);
     bool replay(const std::vector<report::Decision>& schedule);
     bool resume(Work& w); // w.from's state, then the rest of w.schedule

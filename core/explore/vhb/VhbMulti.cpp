@@ -95,10 +95,11 @@ std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, co
 }
 
 // The same from executor c (an atomic section's copy: sectionCandidates), where `more` are the section's events so
-// far (their writes are candidate values too); each with the copy that ran it.
+// far (their writes are candidate values too); each with the copy that ran it. `forceAlive`: its heap object is
+// found alive (the section's outcome where no free of it came first).
 std::vector<std::pair<SymEvent, std::unique_ptr<exec::Executor>>>
 VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId t, const SymEvent& base,
-                               const std::vector<SymEvent>& more) {
+                               const std::vector<SymEvent>& more, bool forceAlive) {
     std::vector<std::pair<SymEvent, std::unique_ptr<exec::Executor>>> out;
     const Event p = c0.thread(t).pending;
     std::map<uint64_t, uint64_t> m;
@@ -136,7 +137,7 @@ VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId
             for (uint64_t b = 0; b < kW; ++b)
                 if ((words[i].mask >> (8 * b)) & 0xff) bytes.push_back({words[i].word + b, uint8_t(v >> (8 * b))});
         }
-        if (auto c = c0.forceStepBytes(t, bytes); c && c->trace().size() > c0.trace().size()) {
+        if (auto c = c0.forceStepBytes(t, bytes, forceAlive); c && c->trace().size() > c0.trace().size()) {
             const Event& e2 = c->trace().back();
             if (auto s2 = symbolic(e2); s2 && !limit_) {
                 Shadow sh;
