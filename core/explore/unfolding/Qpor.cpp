@@ -112,13 +112,11 @@ void QporExplorer::ensureExecutorAt(size_t depth) {
     for (size_t i = from; i < depth; ++i) {
         const Node& n = stack_[i];
         UEvent* e = n.e;
-        const model::Event ev = ex_.step(n.decision.thread, n.decision.choice);
-        noteCreate(ev, e);
-        for (uint32_t c : n.inner) noteCreate(ex_.step(n.decision.thread, c), e); // the rest of an atomic section
+        const model::Event ev = stepFor(e, n.decision.thread, n.decision.choice);
+        for (uint32_t c : n.inner) stepFor(e, n.decision.thread, c); // the rest of an atomic section
         e->label.value = ev.value;
         e->label.value2 = ev.value2;
         if (e->thread < joinedSince_.size()) joinedSince_[e->thread].clear();
-        if (ev.kind == EventKind::CondSignal && ev.value) wakers_[ev.value - 1] = e;
         for (ThreadId t : n.joins) {
             noteJoin(t, ThreadId(ex_.thread(t).pending.value));
             ex_.step(t, 0);
@@ -157,37 +155,46 @@ void QporExplorer::noteCreate(const model::Event& ev, UEvent* e) {
     createOf_[child] = e;
 }
 
+// One executor step of event e (e itself, or a further step of its atomic section): the threads it creates have e
+// as the cause of their first event, and the threads its signal or broadcast wakes have e as the cause of their
+// mutex re-acquire (a signal inside a section too: else that re-acquire could be placed before the section).
+model::Event QporExplorer::stepFor(UEvent* e, ThreadId t, uint32_t choice) {
+    const model::Event& p = ex_.thread(t).pending;
+    std::vector<ThreadId>& woken = wokenScratch_;
+    woken.clear();
+    if (p.kind == EventKind::CondBroadcast) // before it: the threads it will wake
+        for (ThreadId u = 0; u < ex_.numThreads(); ++u)
+            if (ex_.thread(u).state == exec::ThreadState::BlockedCond && ex_.thread(u).waitObject == p.addr)
+                woken.push_back(u);
+    const model::Event ev = ex_.step(t, choice);
+    noteCreate(ev, e);
+    if (ev.kind == EventKind::CondSignal && ev.value) wakers_[ev.value - 1] = e;
+    for (ThreadId u : woken) wakers_[u] = e;
+    return ev;
+}
+
 // Runs e (enabled at C) in the executor and adds it to C with the conflicting extensions it creates.
 void QporExplorer::execute(UEvent* e, Node& n) {
     auto t0 = PhaseClock::now();
-    // Before a broadcast, the threads it will wake.
-    std::vector<ThreadId> woken;
-    if (e->label.kind == EventKind::CondBroadcast)
-        for (ThreadId t = 0; t < ex_.numThreads(); ++t)
-            if (ex_.thread(t).state == exec::ThreadState::BlockedCond && ex_.thread(t).waitObject == e->label.addr)
-                woken.push_back(t);
     // The executor decisions: the thread and, for events with outcomes, the outcome; an atomic section's further
     // steps are recorded too (the counterexample schedules replay step by step).
     const std::vector<uint32_t>* run = runOf(e); // a section with several runs: the outcome of each step
     n.decision = {e->thread, run ? (*run)[0] : e->choice};
     n.inner.clear();
     const size_t threadsBefore = ex_.numThreads();
-    const model::Event ev = ex_.step(n.decision.thread, n.decision.choice);
-    noteCreate(ev, e);
+    const model::Event ev = stepFor(e, n.decision.thread, n.decision.choice);
     ++exDepth_;
     ++result_.stats.events;
     while (ex_.exclusiveThread() == e->thread && ex_.enabled(e->thread)) {
         uint32_t c = run && n.inner.size() + 1 < run->size() ? (*run)[n.inner.size() + 1] : 0;
         // The rest of an atomic section: the same event of the unfolding (threads it creates have it as cause).
-        noteCreate(ex_.step(e->thread, c), e);
+        stepFor(e, e->thread, c);
         n.inner.push_back(c);
         ++result_.stats.events;
     }
     e->label.value = ev.value;
     e->label.value2 = ev.value2;
     e->label.rmwWrote = ev.rmwWrote;
-    if (ev.kind == EventKind::CondSignal && ev.value) wakers_[ev.value - 1] = e;
-    for (ThreadId t : woken) wakers_[t] = e;
     if (e->thread < joinedSince_.size()) joinedSince_[e->thread].clear(); // they are causes of e
     n.joins.clear();
     F_.push(e); // the joins look up the joined threads' last events in C
@@ -214,6 +221,7 @@ void QporExplorer::recordMaximal() {
     if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, ex_, schedule)) stop_ = true;
     if (runs_.count(ex_, result_.stats)) stop_ = true;
     if (ex_.status() == ExecStatus::Finished) finals_.insert(ex_.finalStateHash());
+    else if (ex_.status() == ExecStatus::Running) blockedSectionFinals();
 }
 
 // U := U ∩ Q_{C,D} (Alg. 1, line 13): keep C, D and the events in conflict with C ∪ D; then free what no kept

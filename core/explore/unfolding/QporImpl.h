@@ -238,6 +238,9 @@ private:
     bool sectionPlacedByReplay(const UEvent& like) const;
     bool learnBlockedSection(UEvent& like, UEvent* earlier);
     void sectionPlacementsWithoutEvent(ThreadId t);
+    void blockedSectionFinals();
+    model::Event stepFor(UEvent* e, ThreadId t, uint32_t choice);
+    std::vector<ThreadId> wokenScratch_; // stepFor's
     std::vector<UEvent*> atomicSectionEvents(ThreadId t);
     bool replayHistory(const std::vector<UEvent*>& preds, exec::Executor& into);
     void sectionPlacements(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds);
