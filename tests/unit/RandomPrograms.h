@@ -71,8 +71,16 @@ struct Generator {
         if (!flags.memory && k >= 9) k += 13;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
-        if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word write of the heap pair
-            emit("  __VERIFIER_atomic_begin(); memset(hp, " + v() + ", 2 * sizeof(int)); __VERIFIER_atomic_end();");
+        if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word access of the heap pair
+            const bool section = pick(2);
+            const std::string begin = section ? "__VERIFIER_atomic_begin(); " : "";
+            const std::string end = section ? " __VERIFIER_atomic_end();" : "";
+            if (pick(2)) { // a copy from it: its source is the heap object
+                const std::string r = "r" + std::to_string(locals++);
+                emit("  " + begin + "int " + r + "; { long long w; memcpy(&w, hp, sizeof w); " + r + " = (int)w; }" + end);
+            } else {
+                emit("  " + begin + "memset(hp, " + v() + ", 2 * sizeof(int));" + end);
+            }
             return true;
         }
         if (flags.syncInSections && k < 9 && pick(2)) { // one line: the statement between begin and end

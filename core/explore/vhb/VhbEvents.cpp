@@ -278,8 +278,8 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
 // A condition variable is a location holding the set of its waiters, one bit per thread (DESIGN.md
 // "Condition variables"): a wait adds its thread (and releases the mutex), a signal takes the woken one off, a
 // broadcast empties it. All three read the set: what they do depends on it.
-SymEvent VhbExplorer::useAfterFree(const SymEvent& access) {
-    SymEvent s{Op::Read, access.key2, 1, 0};
+SymEvent VhbExplorer::useAfterFree(const SymEvent& access, uint32_t alive) {
+    SymEvent s{Op::Read, alive == kNoKey ? access.key2 : alive, 1, 0};
     s.role = Role::UseAfterFree;
     s.key2 = access.key;
     bool writes = access.writes();
@@ -287,6 +287,12 @@ SymEvent VhbExplorer::useAfterFree(const SymEvent& access) {
         for (const WordAcc& w : *access.accs) writes |= w.write;
     s.val2 = writes;
     return s;
+}
+
+std::optional<uint32_t> VhbExplorer::sourceAliveKey(const Event& e) {
+    if (e.kind != EventKind::Copy || opts_.vhbPaper || !ex_->isHeapAddress(e.addr2)) return std::nullopt;
+    if (program::pointerObject(e.addr2) == program::pointerObject(e.addr)) return std::nullopt; // acc2 has it
+    return key(kAlive, program::pointerObject(e.addr2), 0);
 }
 
 void VhbExplorer::condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId woken) const {
@@ -340,6 +346,7 @@ Node VhbExplorer::build() {
         // An access after the free observes only that (the executor stops the thread on it): the candidates'
         // use-after-free extension.
         if (sym.acc2 == Acc2::Read && keyKind_[sym.key2] == kAlive && freed.count(sym.key2)) sym = useAfterFree(sym);
+        else if (auto src = sourceAliveKey(e); src && freed.count(*src)) sym = useAfterFree(sym, *src);
         if (sym.role == Role::Free && !freed.insert(sym.key).second) sym = {Op::Read, sym.key, 1, 0}; // double free
         if (sym.role == Role::None && e.kind == EventKind::Free) sym.role = Role::Free;
         sym.section = e.tid < sectionOf_.size() && th.size() < sectionOf_[e.tid].size() ? sectionOf_[e.tid][th.size()] : 0;
@@ -502,7 +509,7 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
     if (p.kind == EventKind::Lock) addGuard(*base, n.apo.threads[t], t);
     if (base->role == Role::Free) { // on a live object; a double free when a free of it is in the node
         if (p.value2) // realloc: with every value of the object's words
-            for (const SymEvent& s : multiCandidates(n, t, *base)) single(s, 0);
+            for (const SymEvent& s : multiCandidates(n, t, *base, valuesOf(n, base->key, {}).count(1))) single(s, 0);
         else single(*base, 0);
         if (valuesOf(n, base->key, {}).count(1)) {
             SymEvent twice{Op::Read, base->key, 1, 0};
@@ -513,9 +520,15 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
     }
     // An access of a freed heap object: the extension where it observes the free (the executor reports a use
     // after free) — only when a free of it is in the node.
-    if (base->acc2 == Acc2::Read && valuesOf(n, base->key2, {}).count(1)) single(useAfterFree(*base), 0);
+    bool mayBeFreed = base->acc2 == Acc2::Read && valuesOf(n, base->key2, {}).count(1);
+    if (mayBeFreed) single(useAfterFree(*base), 0);
+    if (auto src = sourceAliveKey(p); src && valuesOf(n, *src, {}).count(1)) { // a copy from a freed object
+        single(useAfterFree(*base, *src), 0);
+        mayBeFreed = true;
+    }
     if (base->op == Op::Multi) {
-        for (const SymEvent& s : multiCandidates(n, t, *base)) single(s, 0);
+        // Found alive: forced so (the executor's own interleaving may have freed it).
+        for (const SymEvent& s : multiCandidates(n, t, *base, mayBeFreed)) single(s, 0);
         return out;
     }
     if (p.kind == EventKind::TryLock) {
@@ -588,11 +601,12 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
         };
         // A heap object some event of the node or the section frees may be found alive or freed (DESIGN.md
         // "free"): the event is tried both ways; one nothing frees is alive in every linearisation, as in the copy.
-        std::optional<uint32_t> aliveKey;
+        std::optional<uint32_t> aliveKey, sourceKey; // (a copy's source object: sourceAliveKey)
         bool ranMulti = false; // a multi-word access ran with some combination of values (below)
         if (p.kind == EventKind::Free || (p.isMemory() && ex_->isHeapAddress(p.addr)))
             if (uint32_t k = key(kAlive, program::pointerObject(p.addr), 0); valuesOf(n, k, cur.evs).count(1))
                 aliveKey = k;
+        if (auto k = sourceAliveKey(p); k && valuesOf(n, *k, cur.evs).count(1)) sourceKey = k;
         if (p.kind == EventKind::Nondet) {
             for (uint32_t k = 0; k < v.choices; ++k) outcomes.push_back(plain(k));
         } else if (p.kind == EventKind::Lock || p.kind == EventKind::TryLock) {
@@ -626,14 +640,7 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             // Every combination of its words' candidate values (multiCandidatesOn), each with the copy that ran it.
             auto base = symbolic(p);
             if (!base || limit_) return;
-            // The liveness modelled is that of the object at the event's address (its destination): a copy or a
-            // string function reading another heap object that some free may end is not tried both ways.
-            if (p.kind == EventKind::Copy && ex_->isHeapAddress(p.addr2) &&
-                valuesOf(n, key(kAlive, program::pointerObject(p.addr2), 0), cur.evs).count(1)) {
-                setLimit("a memcpy inside an atomic section from a heap object that another free may have ended");
-                return;
-            }
-            for (auto& [s, next] : multiCandidatesOn(c, n, t, *base, cur.evs, aliveKey.has_value())) {
+            for (auto& [s, next] : multiCandidatesOn(c, n, t, *base, cur.evs, aliveKey || sourceKey)) {
                 if (limit_) return;
                 ranMulti = true;
                 s.section = section;
@@ -646,7 +653,7 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             }
             // Found alive, it ran above; found freed, it is the outcome below (a use after free, a realloc of a
             // freed pointer).
-            if (!aliveKey) {
+            if (!aliveKey && !sourceKey) {
                 if (!ranMulti && !cur.evs.empty()) { // it blocks (or fails) inside the section: nothing runs after it
                     Ext e = cur;
                     e.open = true;
@@ -675,6 +682,12 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             freed.forced.objectAlive = false;
             outcomes.push_back(freed);
         }
+        if (sourceKey) { // a copy (multi-word: its alive outcomes ran above) whose source was freed first
+            Outcome freed;
+            if (aliveKey) freed.forced.objectAlive = true;
+            freed.forced.sourceAlive = false;
+            outcomes.push_back(freed);
+        }
         bool any = ranMulti;
         for (const Outcome& o : outcomes) {
             auto next = c.forceStep(t, o.forced);
@@ -691,6 +704,8 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
                 } else {
                     s = useAfterFree(*s);
                 }
+            } else if (o.forced.sourceAlive == false) {
+                s = useAfterFree(*s, *sourceKey);
             }
             s->section = section;
             cur.evs.push_back(*s);

@@ -216,7 +216,7 @@ private:
     std::vector<Work> work_;
     std::shared_ptr<const Closed> nodeClosed_; // the visited node's closed order, when extendValues made it
     SymEvent multiEvent(const Event& e, const SymEvent& base, const Shadow& vals);
-    std::vector<SymEvent> multiCandidates(const Node& n, ThreadId t, const SymEvent& base);
+    std::vector<SymEvent> multiCandidates(const Node& n, ThreadId t, const SymEvent& base, bool forceAlive = false);
     std::vector<std::pair<SymEvent, std::unique_ptr<exec::Executor>>>
     multiCandidatesOn(const exec::Executor& c, const Node& n, ThreadId t, const SymEvent& base,
                       const std::vector<SymEvent>& more, bool forceAlive = false);
@@ -228,7 +228,10 @@ private:
     void writeExtend();
     std::optional<SymEvent> symbolic(const Event& e);
     void condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId woken) const;
-    static SymEvent useAfterFree(const SymEvent& access); // DESIGN.md "free()"
+    // DESIGN.md "free()": the access observing that the object of alive key `alive` (default: its acc2's) is freed.
+    static SymEvent useAfterFree(const SymEvent& access, uint32_t alive = kNoKey);
+    // A copy's source object, when it is a heap object other than the one at its address: its alive key.
+    std::optional<uint32_t> sourceAliveKey(const Event& e);
     void addGuard(SymEvent& s, const std::vector<SymEvent>& before, ThreadId t) const;
     Node build();
     static uint64_t hashOf(const Node& n);

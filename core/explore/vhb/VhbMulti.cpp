@@ -80,6 +80,8 @@ SymEvent VhbExplorer::multiEvent(const Event& e, const SymEvent& base, const Sha
     auto ww = writtenWords(e);
     for (size_t i = 0; i < ww.size(); ++i)
         accs->push_back({key(kMemory, ww[i], 0), true, i < vals.written.size() ? vals.written[i] : 0, kFull});
+    // A copy also observes that its source object is alive (DESIGN.md "free()"; acc2 is its destination's).
+    if (auto src = sourceAliveKey(e)) accs->push_back({*src, false, 0, kFull});
     s.accs = std::move(accs);
     return s;
 }
@@ -88,9 +90,9 @@ SymEvent VhbExplorer::multiEvent(const Event& e, const SymEvent& base, const Sha
 // candidate values, on the bytes it reads), and what the event then does, asked of the executor on a copy —
 // its ranges may depend on the bytes (strlen, strcpy), so the words tried are those of its ranges extended to
 // the end of their objects (all the bytes it could read), and the event is rebuilt from what it did.
-std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, const SymEvent& base) {
+std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, const SymEvent& base, bool forceAlive) {
     std::vector<SymEvent> out;
-    for (auto& [s, next] : multiCandidatesOn(*ex_, n, t, base, {})) out.push_back(std::move(s));
+    for (auto& [s, next] : multiCandidatesOn(*ex_, n, t, base, {}, forceAlive)) out.push_back(std::move(s));
     return out;
 }
 

@@ -81,9 +81,11 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
         });
         return out;
     };
-    auto objectOf = [&](const SymEvent& e) {
-        if (e.role == Role::UseAfterFree) return e.key;
-        return e.acc2 == Acc2::Read && keyKind_[e.key2] == kAlive ? e.key2 : kNoKey;
+    // Does e access the heap object of alive key k (its address's object, or a copy's source: an alive read in accs)?
+    auto touchesObject = [&](const SymEvent& e, uint32_t k) {
+        if (e.role == Role::UseAfterFree) return e.key == k;
+        if (e.acc2 == Acc2::Read && e.key2 == k) return true;
+        return e.accs && std::any_of(e.accs->begin(), e.accs->end(), [&](const WordAcc& w) { return w.key == k; });
     };
     // Conflicting accesses: of one memory word with a write among them, a free and an access of its object,
     // or two frees of one object (as for the race detector, where a free writes its whole object).
@@ -93,7 +95,7 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
             for (auto [kb, wb] : mb)
                 if (ka == kb && (wa || wb)) return true;
         if (isFree(a) && isFree(b)) return a.key == b.key;
-        return (isFree(a) && objectOf(b) == a.key) || (isFree(b) && objectOf(a) == b.key);
+        return (isFree(a) && touchesObject(b, a.key)) || (isFree(b) && touchesObject(a, b.key));
     };
     auto bytesMeet = [](const Event& x, const Event& y) {
         auto meet = [](std::pair<uint64_t, uint64_t> a, std::pair<uint64_t, uint64_t> b) {
