@@ -123,9 +123,8 @@ public:
     std::unique_ptr<Executor> forceStep(ThreadId t, const Forced& f) const;
     // A copy in which the given bytes of memory were overwritten (each (address, byte); invalid addresses are
     // skipped) and then thread t took its pending event — with `forceAlive`, finding its heap objects (a copy's
-    // source too) alive.
-    // Null when t cannot take it. The vhb explorer asks what a multi-word access (memcpy, strcmp, ...) would do
-    // for each combination of values it may read.
+    // source too) alive. Null when t cannot take it. The vhb explorer asks what a multi-word access (memcpy,
+    // strcmp, ...) would do for each combination of values it may read.
     std::unique_ptr<Executor> forceStepBytes(ThreadId t, const std::vector<std::pair<uint64_t, uint8_t>>& bytes,
                                              bool forceAlive = false) const;
 

@@ -275,9 +275,8 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     return std::nullopt;
 }
 
-// A condition variable is a location holding the set of its waiters, one bit per thread (DESIGN.md
-// "Condition variables"): a wait adds its thread (and releases the mutex), a signal takes the woken one off, a
-// broadcast empties it. All three read the set: what they do depends on it.
+// The access observing that its object (alive key `alive`, or its acc2's) was freed: the executor stops its
+// thread there with a use-after-free error (DESIGN.md "free()").
 SymEvent VhbExplorer::useAfterFree(const SymEvent& access, uint32_t alive) {
     SymEvent s{Op::Read, alive == kNoKey ? access.key2 : alive, 1, 0};
     s.role = Role::UseAfterFree;
@@ -295,6 +294,9 @@ std::optional<uint32_t> VhbExplorer::sourceAliveKey(const Event& e) {
     return key(kAlive, program::pointerObject(e.addr2), 0);
 }
 
+// A condition variable is a location holding the set of its waiters, one bit per thread (DESIGN.md
+// "Condition variables"): a wait adds its thread (and releases the mutex), a signal takes the woken one off, a
+// broadcast empties it. All three read the set: what they do depends on it.
 void VhbExplorer::condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId woken) const {
     s.rval = waiters;
     s.other = 0;
