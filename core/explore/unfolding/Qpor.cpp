@@ -221,7 +221,10 @@ void QporExplorer::recordMaximal() {
     if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, ex_, schedule)) stop_ = true;
     if (runs_.count(ex_, result_.stats)) stop_ = true;
     if (ex_.status() == ExecStatus::Finished) finals_.insert(ex_.finalStateHash());
-    else if (ex_.status() == ExecStatus::Running) blockedSectionFinals();
+    else if (ex_.status() == ExecStatus::Running && blockedSectionFinals()) {
+        --result_.stats.blocked; // (RunLog counted it by the executor's status) a complete execution, as in dfs
+        ++result_.stats.executions;
+    }
 }
 
 // U := U ∩ Q_{C,D} (Alg. 1, line 13): keep C, D and the events in conflict with C ∪ D; then free what no kept

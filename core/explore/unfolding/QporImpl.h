@@ -238,7 +238,7 @@ private:
     bool sectionPlacedByReplay(const UEvent& like) const;
     bool learnBlockedSection(UEvent& like, UEvent* earlier);
     void sectionPlacementsWithoutEvent(ThreadId t);
-    void blockedSectionFinals();
+    bool blockedSectionFinals();
     model::Event stepFor(UEvent* e, ThreadId t, uint32_t choice);
     std::vector<ThreadId> wokenScratch_; // stepFor's
     std::vector<UEvent*> atomicSectionEvents(ThreadId t);

@@ -197,8 +197,10 @@ void QporExplorer::sectionPlacementsWithoutEvent(ThreadId t) {
 // A maximal configuration where a thread could still enter an atomic section all of whose runs block midway: the
 // executor's execution goes on into the section until it blocks, as dfs's does; when the program has exited by
 // then (main returned), that is a complete execution, whose final memory is one of the program's final states.
-// Every way into the section (its steps' outcomes) may block with a different memory.
-void QporExplorer::blockedSectionFinals() {
+// Every way into the section (its steps' outcomes) may block with a different memory. True when one of them is such
+// a complete execution.
+bool QporExplorer::blockedSectionFinals() {
+    bool complete = false;
     for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
         if (!ex_.enabled(t) || !ex_.inAtomicSection(t)) continue;
         auto walk = [&](auto& self, const exec::Executor& from) -> void {
@@ -207,11 +209,15 @@ void QporExplorer::blockedSectionFinals() {
                 p->step(t, c);
                 if (p->exclusiveThread() != t) continue; // a run: it has an event, not this case
                 if (p->enabled(t)) self(self, *p);
-                else if (p->status() == exec::ExecStatus::Finished) finals_.insert(p->finalStateHash());
+                else if (p->status() == exec::ExecStatus::Finished) {
+                    finals_.insert(p->finalStateHash());
+                    complete = true;
+                }
             }
         };
         walk(walk, ex_);
     }
+    return complete;
 }
 
 // Brings `into` to the state after the history [preds]: its events in a causal order, each with its outcomes.

@@ -8,7 +8,7 @@
  * (qpor had no event for the section, so it recorded that execution as blocked without its final state.)
  *
  * expect: => verdict=safe errors=none traces=1 final_states=1
- * expect: --algo=qpor => verdict=safe errors=none final_states=1 ssb=0
+ * expect: --algo=qpor => verdict=safe errors=none executions=1 blocked=0 final_states=1 ssb=0
  * expect: --algo=vhb => verdict=safe errors=none final_states=1
  */
 #include <pthread.h>
