@@ -276,8 +276,8 @@ void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, 
     const SectionSite& site = (*sections_)[like.label.loc];
     for (const SectionRun& r : runs.runs)
         if (!r.joins.empty()) { // its causes would have to come from the replayed history
-            unsupported_ = "a join inside an SV-COMP atomic section with nondeterministic runs is not supported by qpor "
-                           "yet";
+            unsupported_ = "a join inside an SV-COMP atomic section with nondeterministic runs, or one that may block, "
+                           "is not supported by qpor yet";
             return;
         }
     for (const SectionRun& r : runs.runs) {
