@@ -65,7 +65,7 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
     out.graph.nodes.reserve(events.size() + ex.numThreads() + 1);
     for (size_t i = 0; i < events.size(); ++i) {
         const Event& e = events[i];
-        report::TraceStep s;
+        report::TraceStep& s = out.trace.emplace_back(); // filled in place (reserved above): no moves
         s.step = uint32_t(i + 1);
         s.thread = e.tid;
         s.location = prog.sourceLocation(e.loc);
@@ -85,7 +85,6 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         if (e.kind == EventKind::Copy) s.detail = "from " + ex.describeAddress(e.addr2);
         if (int(i) == raceA || int(i) == raceB) s.detail += (s.detail.empty() ? "" : "; ") + std::string("racing access");
         out.graph.nodes.push_back({uint32_t(i), e.tid, describeEventAt(ex, e, var), s.location});
-        out.trace.push_back(std::move(s));
     }
     // A deadlock ends with the operation each blocked thread waits to perform.
     if (out.kind == report::ErrorKind::Deadlock) {
@@ -116,22 +115,29 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
     }
 
     auto& edges = out.graph.edges;
-    std::map<model::ThreadId, uint32_t> lastOf;   // last node of each thread
-    std::map<model::ThreadId, uint32_t> createOf; // the create event of each thread
+    edges.reserve(2 * out.graph.nodes.size());
+    // Per thread (ids below numThreads()): its last node and its create event; kNone where there is none yet.
+    static constexpr uint32_t kNone = UINT32_MAX;
+    std::vector<uint32_t> lastOf(ex.numThreads(), kNone), createOf(ex.numThreads(), kNone);
+    auto slot = [](std::vector<uint32_t>& v, model::ThreadId t) -> uint32_t& {
+        if (t >= v.size()) v.resize(t + 1, kNone);
+        return v[t];
+    };
     std::map<uint64_t, uint32_t> lastUnlock;
     std::unordered_map<uint64_t, uint32_t> lastWriter; // byte address → event
+    lastWriter.reserve(4 * events.size());
     for (size_t i = 0; i < out.graph.nodes.size(); ++i) {
         model::ThreadId t = out.graph.nodes[i].thread;
-        auto it = lastOf.find(t);
-        if (it != lastOf.end()) edges.push_back({it->second, uint32_t(i), EdgeKind::ProgramOrder});
-        else if (auto c = createOf.find(t); c != createOf.end()) edges.push_back({c->second, uint32_t(i), EdgeKind::Sync});
-        lastOf[t] = uint32_t(i);
+        if (uint32_t last = slot(lastOf, t); last != kNone) edges.push_back({last, uint32_t(i), EdgeKind::ProgramOrder});
+        else if (uint32_t c = slot(createOf, t); c != kNone) edges.push_back({c, uint32_t(i), EdgeKind::Sync});
+        slot(lastOf, t) = uint32_t(i);
         if (i >= events.size()) continue;
         const Event& e = events[i];
         switch (e.kind) {
-        case EventKind::ThreadCreate: createOf[model::ThreadId(e.value)] = uint32_t(i); break;
+        case EventKind::ThreadCreate: slot(createOf, model::ThreadId(e.value)) = uint32_t(i); break;
         case EventKind::ThreadJoin:
-            if (auto l = lastOf.find(model::ThreadId(e.value)); l != lastOf.end()) edges.push_back({l->second, uint32_t(i), EdgeKind::Sync});
+            if (uint32_t l = slot(lastOf, model::ThreadId(e.value)); l != kNone)
+                edges.push_back({l, uint32_t(i), EdgeKind::Sync});
             break;
         case EventKind::Unlock: lastUnlock[e.addr] = uint32_t(i); break;
         case EventKind::CondWait: lastUnlock[e.addr2] = uint32_t(i); break;
