@@ -10,6 +10,8 @@
 #include <optional>
 #include <vector>
 
+#include "core/explore/vhb/WaiterSets.h"
+
 namespace skein::explore::vhb {
 
 enum class Op : uint8_t {
@@ -60,10 +62,11 @@ struct SymEvent {
     Acc2 acc2 = Acc2::None;
     uint32_t key2 = 0;
     uint64_t val2 = 0;     // what it must observe (Acc2::Read) or writes (Acc2::Write) at key2
-    // A guard, not an observation: the event can run only while bit `guardBit` of `guardKey` is 0 (the mutex
-    // re-acquire of a pthread_cond_wait waits until a signal took its thread off the waiters).
+    // A guard, not an observation: the event can run only while thread `guardThread` is not in the waiter set at
+    // `guardKey` (WaiterSets.h; the mutex re-acquire of a pthread_cond_wait waits until a signal took its thread
+    // off the waiters).
     uint32_t guardKey = kNoKey;
-    uint8_t guardBit = 0;
+    uint32_t guardThread = 0;
     Role role = Role::None;
     WordAccs accs = nullptr; // Op::Multi: its word accesses (reads first, then writes; at most one write per word)
     // The primary access only (an Op::Multi event has none: see accs / forEachAccess).
@@ -77,7 +80,7 @@ struct SymEvent {
         if (accs)
             for (const WordAcc& w : *accs)
                 if (!w.write && (mem[w.key] & w.mask) != w.val) return false;
-        return guardKey == kNoKey || !((mem[guardKey] >> guardBit) & 1);
+        return guardKey == kNoKey || !hasWaiter(mem[guardKey], guardThread);
     }
     void applyTo(std::vector<uint64_t>& mem) const {
         if (writes()) mem[key] = wval;

@@ -190,10 +190,6 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
         return true;
     };
     auto cond = [&](Role role) {
-        if (e.tid >= 64) {
-            setLimit("condition variables with threads numbered 64 or more");
-            return std::optional<SymEvent>();
-        }
         if (opts_.vhbPaper) {
             setLimit("condition variables (the paper's model has none; the values mode handles them)");
             return std::optional<SymEvent>();
@@ -294,16 +290,16 @@ std::optional<uint32_t> VhbExplorer::sourceAliveKey(const Event& e) {
     return key(kAlive, program::pointerObject(e.addr2), 0);
 }
 
-// A condition variable is a location holding the set of its waiters, one bit per thread (DESIGN.md
+// A condition variable is a location holding the set of its waiters (WaiterSets.h; DESIGN.md
 // "Condition variables"): a wait adds its thread (and releases the mutex), a signal takes the woken one off, a
 // broadcast empties it. All three read the set: what they do depends on it.
 void VhbExplorer::condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId woken) const {
     s.rval = waiters;
     s.other = 0;
     switch (s.role) {
-    case Role::CondWait: s.wval = waiters | (uint64_t(1) << t); break;
+    case Role::CondWait: s.wval = withWaiter(waiters, t); break;
     case Role::CondSignal:
-        s.wval = woken == model::kNoThread ? waiters : waiters & ~(uint64_t(1) << woken);
+        s.wval = woken == model::kNoThread ? waiters : withoutWaiter(waiters, woken);
         s.other = woken == model::kNoThread ? 0 : woken + 1;
         break;
     case Role::CondBroadcast: s.wval = 0; break;
@@ -317,7 +313,7 @@ void VhbExplorer::condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId
 void VhbExplorer::addGuard(SymEvent& s, const std::vector<SymEvent>& before, ThreadId t) const {
     if (before.empty() || before.back().role != Role::CondWait) return;
     s.guardKey = before.back().key;
-    s.guardBit = uint8_t(t);
+    s.guardThread = t;
 }
 
 Node VhbExplorer::build() {
@@ -493,13 +489,9 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
     if (!base || limit_) return out;
     if (isCond(base->role)) {
         for (uint64_t waiters : valuesOf(n, base->key, {})) {
-            if (base->role == Role::CondWait && ((waiters >> t) & 1)) continue;
+            if (base->role == Role::CondWait && hasWaiter(waiters, t)) continue;
             std::vector<ThreadId> woken{model::kNoThread};
-            if (base->role == Role::CondSignal && waiters) {
-                woken.clear();
-                for (ThreadId w = 0; w < 64; ++w)
-                    if ((waiters >> w) & 1) woken.push_back(w);
-            }
+            if (base->role == Role::CondSignal && waiters) woken = decodeWaiters(waiters);
             for (ThreadId w : woken) {
                 SymEvent s = *base;
                 condValues(s, t, waiters, w);
@@ -620,13 +612,11 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             }
         } else if (p.kind == EventKind::CondWait || p.kind == EventKind::CondSignal ||
                    p.kind == EventKind::CondBroadcast) {
-            auto base = symbolic(p); // (refuses threads numbered 64 or more: the set is one bit per thread)
+            auto base = symbolic(p);
             if (!base || limit_) return;
             for (uint64_t waiters : valuesOf(n, base->key, cur.evs)) {
-                if (p.kind == EventKind::CondWait && ((waiters >> t) & 1)) continue;
-                std::vector<ThreadId> list;
-                for (ThreadId w = 0; w < 64; ++w)
-                    if ((waiters >> w) & 1) list.push_back(w);
+                if (p.kind == EventKind::CondWait && hasWaiter(waiters, t)) continue;
+                const std::vector<ThreadId> list = decodeWaiters(waiters);
                 // A signal wakes one waiter of its choice (toSchedule finds its place in the real waiter list).
                 const size_t ways = p.kind == EventKind::CondSignal && !list.empty() ? list.size() : 1;
                 for (size_t k = 0; k < ways; ++k) {

@@ -151,7 +151,7 @@ VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId
                 for (uint64_t w : writtenWords(e2)) sh.written.push_back(peekWord(*c, w));
                 SymEvent s = multiEvent(e2, *s2, sh);
                 s.guardKey = base.guardKey;
-                s.guardBit = base.guardBit;
+                s.guardThread = base.guardThread;
                 uint64_t h = 0;
                 forEachAccess(s, [&](uint32_t k, bool wr, uint64_t v, uint64_t mk) { h = mix(mix(mix(mix(h, k), wr), v), mk); });
                 if (seen.insert(h).second) out.emplace_back(std::move(s), std::move(c));
