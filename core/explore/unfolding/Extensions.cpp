@@ -195,6 +195,16 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
     return en;
 }
 
+// The causes of thread t's pending action besides its thread predecessor pt, as at C: its create (for its first
+// event), the joins it took since pt, and for the mutex re-acquire after a wait the signal that woke it.
+std::vector<UEvent*> QporExplorer::pendingCauses(ThreadId t, UEvent* pt) const {
+    std::vector<UEvent*> causes;
+    if (!pt && t < createOf_.size() && createOf_[t]) causes.push_back(createOf_[t]);
+    if (t < joinedSince_.size()) causes.insert(causes.end(), joinedSince_[t].begin(), joinedSince_[t].end());
+    if (pt && pt->label.kind == EventKind::CondWait && t < wakers_.size() && wakers_[t]) causes.push_back(wakers_[t]);
+    return causes;
+}
+
 void QporExplorer::blockedPlacements(ThreadId t) {
     const model::Event& pending = ex_.thread(t).pending;
     if (ex_.inAtomicSection(t)) {
@@ -202,10 +212,7 @@ void QporExplorer::blockedPlacements(ThreadId t) {
             return sectionPlacementsWithoutEvent(t); // every resource it touches, not only the mutex
     }
     UEvent* pt = F_.threadMax(t);
-    std::vector<UEvent*> causes;
-    if (!pt && t < createOf_.size() && createOf_[t]) causes.push_back(createOf_[t]);
-    if (t < joinedSince_.size()) causes.insert(causes.end(), joinedSince_[t].begin(), joinedSince_[t].end());
-    if (pt && pt->label.kind == EventKind::CondWait && t < wakers_.size() && wakers_[t]) causes.push_back(wakers_[t]);
+    std::vector<UEvent*> causes = pendingCauses(t, pt);
     Resource res{pending.addr, ResKind::Mutex};
     // While t stays blocked behind the same history, the walk of an earlier node already made the placements
     // below the mutex tree's maximum of that time: walk only the part of the chain added since (the cache is

@@ -237,6 +237,7 @@ private:
     const std::vector<uint32_t>* runOf(const UEvent* e) const;
     bool sectionPlacedByReplay(const UEvent& like) const;
     bool learnBlockedSection(UEvent& like, UEvent* earlier);
+    std::vector<UEvent*> pendingCauses(ThreadId t, UEvent* pt) const;
     void sectionPlacementsWithoutEvent(ThreadId t);
     bool blockedSectionFinals();
     model::Event stepFor(UEvent* e, ThreadId t, uint32_t choice);

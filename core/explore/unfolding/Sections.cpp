@@ -184,8 +184,7 @@ void QporExplorer::sectionPlacementsWithoutEvent(ThreadId t) {
     like.label = pending;
     like.label.tid = t;
     like.pt = F_.threadMax(t);
-    if (!like.pt && t < createOf_.size() && createOf_[t]) like.causes.push_back(createOf_[t]);
-    if (t < joinedSince_.size()) like.causes.insert(like.causes.end(), joinedSince_[t].begin(), joinedSince_[t].end());
+    like.causes = pendingCauses(t, like.pt);
     like.baseCauses = uint32_t(like.causes.size());
     like.section = true;
     like.sectionRuns = site.severalRuns;

@@ -284,6 +284,12 @@ SymEvent VhbExplorer::useAfterFree(const SymEvent& access, uint32_t alive) {
     return s;
 }
 
+SymEvent VhbExplorer::doubleFree(uint32_t alive) {
+    SymEvent s{Op::Read, alive, 1, 0}; // it observes the object freed; the executor reports the double free
+    s.role = Role::Free;
+    return s;
+}
+
 std::optional<uint32_t> VhbExplorer::sourceAliveKey(const Event& e) {
     if (e.kind != EventKind::Copy || opts_.vhbPaper || !ex_->isHeapAddress(e.addr2)) return std::nullopt;
     if (program::pointerObject(e.addr2) == program::pointerObject(e.addr)) return std::nullopt; // acc2 has it
@@ -345,7 +351,7 @@ Node VhbExplorer::build() {
         // use-after-free extension.
         if (sym.acc2 == Acc2::Read && keyKind_[sym.key2] == kAlive && freed.count(sym.key2)) sym = useAfterFree(sym);
         else if (auto src = sourceAliveKey(e); src && freed.count(*src)) sym = useAfterFree(sym, *src);
-        if (sym.role == Role::Free && !freed.insert(sym.key).second) sym = {Op::Read, sym.key, 1, 0}; // double free
+        if (sym.role == Role::Free && !freed.insert(sym.key).second) sym = doubleFree(sym.key);
         if (sym.role == Role::None && e.kind == EventKind::Free) sym.role = Role::Free;
         sym.section = e.tid < sectionOf_.size() && th.size() < sectionOf_[e.tid].size() ? sectionOf_[e.tid][th.size()] : 0;
         if (!e.atomic)
@@ -505,11 +511,7 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
         if (p.value2) // realloc: with every value of the object's words
             for (const SymEvent& s : multiCandidates(n, t, *base, valuesOf(n, base->key, {}).count(1))) single(s, 0);
         else single(*base, 0);
-        if (valuesOf(n, base->key, {}).count(1)) {
-            SymEvent twice{Op::Read, base->key, 1, 0};
-            twice.role = Role::Free;
-            single(twice, 0);
-        }
+        if (valuesOf(n, base->key, {}).count(1)) single(doubleFree(base->key), 0);
         return out;
     }
     // An access of a freed heap object: the extension where it observes the free (the executor reports a use
@@ -689,13 +691,7 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             if (!s || limit_) return;
             if (isCond(s->role)) condValues(*s, t, o.waiters, o.woken);
             if (o.forced.objectAlive == false) { // a double free or a use after free: the thread stops at it
-                if (s->role == Role::Free) {
-                    SymEvent twice{Op::Read, s->key, 1, 0};
-                    twice.role = Role::Free;
-                    s = twice;
-                } else {
-                    s = useAfterFree(*s);
-                }
+                s = s->role == Role::Free ? doubleFree(s->key) : useAfterFree(*s);
             } else if (o.forced.sourceAlive == false) {
                 s = useAfterFree(*s, *sourceKey);
             }

@@ -230,6 +230,7 @@ private:
     void condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId woken) const;
     // DESIGN.md "free()": the access observing that the object of alive key `alive` (default: its acc2's) is freed.
     static SymEvent useAfterFree(const SymEvent& access, uint32_t alive = kNoKey);
+    static SymEvent doubleFree(uint32_t alive); // a free observing its object (alive key `alive`) freed already
     // A copy's source object, when it is a heap object other than the one at its address: its alive key.
     std::optional<uint32_t> sourceAliveKey(const Event& e);
     void addGuard(SymEvent& s, const std::vector<SymEvent>& before, ThreadId t) const;
