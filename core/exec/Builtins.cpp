@@ -97,6 +97,62 @@ std::string Executor::formatPrintf(ThreadId t, uint64_t fmtPtr, const uint64_t* 
     return out;
 }
 
+// The ranges of a memory builtin's event (memcpy ... memcmp) in the current state: a string function's stop at a
+// NUL, so they are recomputed when memory changes (refreshRanges) and `span`/`span2` give the objects they may
+// reach (model::Event::readFootprint).
+void Executor::accessRanges(const Instr& in, const uint64_t* R, const program::Function& fn, Event& ev) {
+    auto A = [&](uint32_t k) -> uint64_t { return k < in.c ? R[fn.regPool[in.b + k]] : 0; };
+    auto b = Builtin(in.aux);
+    uint64_t dst = A(0), src = A(1);
+    uint64_t n = 0;
+    switch (b) {
+    case Builtin::Memcpy:
+    case Builtin::Memmove: n = A(2); ev.kind = EventKind::Copy; ev.addr = dst; ev.size = uint32_t(n); ev.addr2 = src; ev.size2 = uint32_t(n); break;
+    case Builtin::Memset: n = A(2); ev.kind = EventKind::Write; ev.addr = dst; ev.size = uint32_t(n); ev.value = A(1) & 0xFF; break;
+    case Builtin::Strcpy:
+    case Builtin::Strncpy:
+    case Builtin::Strcat: {
+        uint64_t len = readCString(src).size() + 1;
+        if (b == Builtin::Strncpy) len = A(2);
+        uint64_t off = b == Builtin::Strcat ? readCString(dst).size() : 0;
+        ev.kind = EventKind::Copy; ev.addr = dst + off; ev.size = uint32_t(len); ev.addr2 = src; ev.size2 = uint32_t(std::min(len, readCString(src).size() + 1));
+        break;
+    }
+    case Builtin::Strlen: ev.kind = EventKind::Read; ev.addr = dst; ev.size = uint32_t(readCString(dst).size() + 1); break;
+    default: {
+        uint64_t l1 = b == Builtin::Memcmp ? A(2) : readCString(dst).size() + 1;
+        uint64_t l2 = b == Builtin::Memcmp ? A(2) : readCString(src).size() + 1;
+        if (b == Builtin::Strncmp) { l1 = std::min(l1, A(2)); l2 = std::min(l2, A(2)); }
+        ev.kind = EventKind::Read; ev.addr = dst; ev.size = uint32_t(l1); ev.addr2 = src; ev.size2 = uint32_t(l2);
+        break;
+    }
+    }
+    auto objectSize = [&](uint64_t p) -> uint32_t {
+        const Object* o = memory_.object(program::pointerObject(p));
+        return o ? std::max<uint32_t>(o->size, 1) : 1;
+    };
+    // The string functions (every builtin here but the mem* ones, whose sizes are arguments).
+    if (b != Builtin::Memcpy && b != Builtin::Memmove && b != Builtin::Memset && b != Builtin::Memcmp) {
+        ev.span = objectSize(ev.addr);
+        if (ev.size2) ev.span2 = objectSize(ev.addr2);
+    }
+}
+
+// A pending string function's ranges after memory changed (Executor::step): what it would touch now.
+void Executor::refreshRanges(ThreadId t) {
+    Thread& th = *threads_[t];
+    Event& ev = views_[t].pending;
+    if (!th.hasPending || !ev.span || th.frames.empty()) return;
+    const Frame& fr = th.frames.back();
+    const program::Function& fn = program_.functions[fr.func];
+    Event now = ev;
+    accessRanges(fn.code[fr.pc], th.regs.data() + fr.regBase, fn, now);
+    ev.addr = now.addr;
+    ev.size = now.size;
+    ev.addr2 = now.addr2;
+    ev.size2 = now.size2;
+}
+
 // The invisible builtins run here and return true; visible ones become the thread's pending event (false).
 bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     Thread& th = *threads_[t];
@@ -167,32 +223,10 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
             performBuiltin(t, in, 0, scratch);
             return status_ != ExecStatus::Unsupported && !th.stopped;
         }
-        // The event's ranges are computed now; the work is redone, with checks, when it runs.
+        // The event's ranges are computed now, in this state; a string function's again whenever memory changes
+        // before it runs (refreshRanges), and the work is redone, with checks, when it runs.
         Event ev;
-        uint64_t dst = A(0), src = A(1);
-        uint64_t n = 0;
-        switch (b) {
-        case Builtin::Memcpy:
-        case Builtin::Memmove: n = A(2); ev.kind = EventKind::Copy; ev.addr = dst; ev.size = uint32_t(n); ev.addr2 = src; ev.size2 = uint32_t(n); break;
-        case Builtin::Memset: n = A(2); ev.kind = EventKind::Write; ev.addr = dst; ev.size = uint32_t(n); ev.value = A(1) & 0xFF; break;
-        case Builtin::Strcpy:
-        case Builtin::Strncpy:
-        case Builtin::Strcat: {
-            uint64_t len = readCString(src).size() + 1;
-            if (b == Builtin::Strncpy) len = A(2);
-            uint64_t off = b == Builtin::Strcat ? readCString(dst).size() : 0;
-            ev.kind = EventKind::Copy; ev.addr = dst + off; ev.size = uint32_t(len); ev.addr2 = src; ev.size2 = uint32_t(std::min(len, readCString(src).size() + 1));
-            break;
-        }
-        case Builtin::Strlen: ev.kind = EventKind::Read; ev.addr = dst; ev.size = uint32_t(readCString(dst).size() + 1); break;
-        default: {
-            uint64_t l1 = b == Builtin::Memcmp ? A(2) : readCString(dst).size() + 1;
-            uint64_t l2 = b == Builtin::Memcmp ? A(2) : readCString(src).size() + 1;
-            if (b == Builtin::Strncmp) { l1 = std::min(l1, A(2)); l2 = std::min(l2, A(2)); }
-            ev.kind = EventKind::Read; ev.addr = dst; ev.size = uint32_t(l1); ev.addr2 = src; ev.size2 = uint32_t(l2);
-            break;
-        }
-        }
+        accessRanges(in, R, fn, ev);
         ev.builtin = true;
         if (ev.size == 0 && ev.size2 == 0) {
             Event scratch;

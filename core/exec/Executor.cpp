@@ -262,6 +262,7 @@ uint32_t Executor::currentLoc(ThreadId t) const {
 
 const Event& Executor::step(ThreadId t, uint32_t choice) {
     Thread& th = *threads_[t];
+    if (views_[t].pending.span) refreshRanges(t); // memory may have been set from outside (forceStepBytes)
     Event ev = views_[t].pending;
     th.hasPending = false;
     ++th.events;
@@ -293,6 +294,10 @@ const Event& Executor::step(ThreadId t, uint32_t choice) {
         break;
     }
     trace_.push_back(ev);
+    // A string function another thread is about to run touches what it finds: its ranges follow the memory.
+    if (ev.isMemory() && ev.writes())
+        for (ThreadId u = 0; u < views_.size(); ++u)
+            if (u != t && views_[u].pending.span) refreshRanges(u);
     bool alive = status_ != ExecStatus::Unsupported && !th.finished && !th.stopped;
     if (alive && continueThread && th.events >= opts_.maxEventsPerThread)
         bound(t, "event bound: thread " + std::to_string(t) + " executed " + std::to_string(th.events) +

@@ -209,6 +209,8 @@ private:
     // Builtins (Builtins.cpp): returns false when the call is a visible operation left pending.
     bool callBuiltin(ThreadId t, const program::Instr& in);
     void performBuiltin(ThreadId t, const program::Instr& in, uint32_t choice, Event& ev);
+    void accessRanges(const program::Instr& in, const uint64_t* regs, const program::Function& fn, Event& ev);
+    void refreshRanges(ThreadId t);
     void performMemory(ThreadId t, const program::Instr& in, Event& ev);
 
     ThreadId createThread(ThreadId parent, uint32_t func, uint64_t arg);

@@ -113,10 +113,34 @@ FoundError raceError(const exec::Executor& ex, uint32_t first, uint32_t second) 
     rep.location = p.sourceLocation(b.loc);
     rep.otherLocation = p.sourceLocation(a.loc);
     rep.otherThread = a.tid;
-    std::string var = ex.describeAddress(b.addr);
-    rep.message = "data race on `" + var + "`: thread " + std::to_string(a.tid) + " " + (a.writes() ? "writes" : "reads") +
+    // Where they conflict: a copy reads one range and writes another, so the racing byte and each side's verb are
+    // those of the first pair of overlapping ranges with a write among them (a copy racing on its source reads it).
+    struct Range {
+        uint64_t lo, hi;
+        bool write;
+    };
+    auto ranges = [](const model::Event& e) {
+        std::vector<Range> out;
+        if (auto [lo, hi] = e.writeRange(); lo < hi) out.push_back({lo, hi, true});
+        for (int k = 0; k < 2; ++k)
+            if (auto [lo, hi] = e.readRange(k); lo < hi) out.push_back({lo, hi, false});
+        return out;
+    };
+    uint64_t at = b.addr;
+    bool aWrites = a.writes(), bWrites = b.writes();
+    bool found = false;
+    for (const Range& x : ranges(a))
+        for (const Range& y : ranges(b))
+            if (!found && (x.write || y.write) && x.lo < y.hi && y.lo < x.hi) {
+                found = true;
+                at = std::max(x.lo, y.lo);
+                aWrites = x.write;
+                bWrites = y.write;
+            }
+    std::string var = ex.describeAddress(at);
+    rep.message = "data race on `" + var + "`: thread " + std::to_string(a.tid) + " " + (aWrites ? "writes" : "reads") +
                   " it at line " + std::to_string(rep.otherLocation->line) + ", unordered with thread " +
-                  std::to_string(b.tid) + "'s " + (b.writes() ? "write" : "read") + " at line " +
+                  std::to_string(b.tid) + "'s " + (bWrites ? "write" : "read") + " at line " +
                   std::to_string(rep.location.line);
     f.key = ErrorKey::race(a.loc, b.loc);
     f.cut.length = second + 1;

@@ -34,10 +34,10 @@ bool dependent(const Event& a, const Event& b) {
             uint64_t yl = y.first & ~uint64_t(kWordSize - 1), yh = (y.second + kWordSize - 1) & ~uint64_t(kWordSize - 1);
             return xl < yh && yl < xh;
         };
-        auto wa = a.writeRange(), wb = b.writeRange();
+        auto wa = a.writeFootprint(), wb = b.writeFootprint();
         if (meet(wa, wb)) return true;
         for (int k = 0; k < 2; ++k)
-            if (meet(wa, b.readRange(k)) || meet(wb, a.readRange(k))) return true;
+            if (meet(wa, b.readFootprint(k)) || meet(wb, a.readFootprint(k))) return true;
         return false;
     }
     if (a.isMemory() || b.isMemory()) return false;

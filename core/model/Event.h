@@ -52,10 +52,30 @@ struct Event {
         if (kind == EventKind::Rmw && which == 0) return {addr, addr + size};
         return {addr, addr};
     }
+    // A string function (strlen, strcpy, strcat, strcmp, ...) reads up to a NUL, so the bytes it touches depend on
+    // the bytes it finds; its ranges above are those of the state it ran in. `span` / `span2` are the sizes of the
+    // objects holding addr / addr2 (0 for every other event: their ranges do not depend on memory).
+    uint32_t span = 0, span2 = 0;
+    // The footprint for dependence: the ranges, or for a string function the whole objects they lie in. An
+    // action's dependence may not depend on the state (QPOR Sec. 2: independence is a relation on actions, and
+    // a Mazurkiewicz trace is a class under it), and which bytes strlen reads does: strlen commutes with a write
+    // past the NUL in one state and not in another, where that byte is the NUL.
+    std::pair<uint64_t, uint64_t> writeFootprint() const { return widen(writeRange(), span); }
+    std::pair<uint64_t, uint64_t> readFootprint(int which) const {
+        return widen(readRange(which), kind == EventKind::Copy || which == 1 ? span2 : span);
+    }
     bool isMemory() const { return isMemoryAccess(kind); }
     bool isMutexOp() const {
         return kind == EventKind::Lock || kind == EventKind::TryLock || kind == EventKind::Unlock ||
                kind == EventKind::CondWait;
+    }
+
+private:
+    // [lo, hi) widened to its whole object (addresses are object << 32 | offset: program::pointerObject).
+    static std::pair<uint64_t, uint64_t> widen(std::pair<uint64_t, uint64_t> r, uint32_t objectSize) {
+        if (!objectSize || r.first >= r.second) return r;
+        const uint64_t base = r.first & ~uint64_t(0xffffffff);
+        return {base, base + objectSize};
     }
 };
 

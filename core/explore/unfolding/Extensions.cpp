@@ -60,17 +60,22 @@ void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out)
     auto words = [&](uint64_t addr, uint64_t size, Mode m) {
         forEachWord(addr, size, [&](uint64_t w) { add({w, ResKind::Memory}, m); });
     };
+    // Footprints, not ranges: a string function's are its whole objects (model::Event::readFootprint), so that
+    // its dependence does not change with the bytes it finds.
+    auto range = [&](std::pair<uint64_t, uint64_t> r, Mode m) {
+        if (r.first < r.second) words(r.first, r.second - r.first, m);
+    };
     switch (l.kind) {
     case EventKind::Read:
-        words(l.addr, l.size, Mode::Read);
-        if (l.size2) words(l.addr2, l.size2, Mode::Read);
+        range(l.readFootprint(0), Mode::Read);
+        range(l.readFootprint(1), Mode::Read);
         break;
     case EventKind::Write:
     case EventKind::Free:
     case EventKind::Rmw: words(l.addr, l.size, Mode::Write); break;
     case EventKind::Copy:
-        words(l.addr2, l.size2, Mode::Read);
-        words(l.addr, l.size, Mode::Write);
+        range(l.readFootprint(0), Mode::Read);
+        range(l.writeFootprint(), Mode::Write);
         break;
     case EventKind::Lock:
     case EventKind::TryLock:
@@ -407,6 +412,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
     // j is placeOpts_[placeRanges_[j] + i]; its anchors are placeAnchors_[first, first + count).
     placeOpts_.clear();
     placeAnchors_.clear();
+    placeExcluded_.clear();
     placeRanges_.clear();
     auto option = [&](std::span<UEvent* const> anchors, int choice, bool coversAbove = false) {
         placeOpts_.push_back({uint32_t(placeAnchors_.size()), uint32_t(anchors.size()), choice, coversAbove});
@@ -421,7 +427,18 @@ void QporExplorer::earlierPlacements(UEvent* e) {
     for (const Access& a : e->accesses) {
         const Resource res = a.res;
         placeRanges_.push_back(uint32_t(placeOpts_.size()));
-        option(std::span(&a.parent, 1), -1); // the original placement, first
+        // The original placement, first: a write's with the readers of its parent it follows (its causes), so
+        // that a combination holding this one and a placement before one of those readers is seen to be none.
+        if (a.mode == Mode::Write && e->accesses.size() > 1) {
+            std::vector<UEvent*>& own = placeCombo_;
+            own.assign(1, a.parent);
+            for (size_t i = e->baseCauses; i < e->causes.size(); ++i)
+                if (const Access* r = e->causes[i]->access(res); r && r->mode == Mode::Read && r->parent == a.parent)
+                    own.push_back(e->causes[i]);
+            option(own, -1);
+        } else {
+            option(std::span(&a.parent, 1), -1);
+        }
         if (a.mode == Mode::Read) {
             // A read placed before writes of its word: it reads each earlier write of the chain.
             for (UEvent* child = a.parent; child && !forced(child);) {
@@ -459,7 +476,12 @@ void QporExplorer::earlierPlacements(UEvent* e) {
                 bool all = true;
                 for (size_t i = 0; i < readers.groups(); ++i) all &= len[i] == readers.groupSize(i);
                 if (same && all) return true; // that is e itself
-                placeOpts_.push_back({uint32_t(placeAnchors_.size()), uint32_t(1 + chosen.size()), -1, !same && all});
+                PlacementOption o{uint32_t(placeAnchors_.size()), uint32_t(1 + chosen.size()), -1, !same && all};
+                o.xfirst = uint32_t(placeExcluded_.size());
+                for (size_t g = 0; g < readers.groups(); ++g)
+                    if (UEvent* x = readers.after(g, len[g])) placeExcluded_.push_back(x);
+                o.xcount = uint32_t(placeExcluded_.size()) - o.xfirst;
+                placeOpts_.push_back(o);
                 placeAnchors_.push_back(after);
                 placeAnchors_.insert(placeAnchors_.end(), chosen.begin(), chosen.end());
                 return true;
@@ -491,32 +513,69 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         }
         return;
     }
-    // Every combination but the original one (capped: an action rarely touches more than two resources).
+    // Every combination but the original one, access by access. The placement's parent on a resource is the
+    // latest write of it in the history the anchors imply (makeEvent), and every option's anchors lie in [e]; so
+    // where the anchors chosen so far already put a later write of access j's resource in the history than j's
+    // own option names, the combination is the placement of the options naming those later writes — made when
+    // they are chosen — and this branch is dropped with everything below it. (The product itself, 3^12 for an
+    // atomic section reading twelve words written twice each, was once cut at 4,096 combinations: placements
+    // past the cut were never made.)
     std::vector<uint32_t>& idx = placeIdx_;
     idx.assign(accesses, 0);
     std::vector<UEvent*>& anchors = placeCombo_;
-    for (size_t n = 0; n < 4096; ++n) {
-        size_t k = 0;
-        while (k < accesses && ++idx[k] == placeRanges_[k + 1] - placeRanges_[k]) idx[k++] = 0;
-        if (k == accesses) break;
-        anchors.clear();
-        int choice = -1;
-        for (size_t i = 0; i < accesses; ++i) {
+    anchors.clear();
+    std::vector<UEvent*>& preds = placePreds_;
+    auto expected = [&](size_t j) { // the write the option of access j puts first: its parent there
+        const PlacementOption& o = placeOpts_[placeRanges_[j] + idx[j]];
+        return o.count ? placeAnchors_[o.first] : nullptr;
+    };
+    auto consistent = [&](size_t upTo) {
+        preds.clear();
+        if (e->pt) preds.push_back(e->pt);
+        for (uint32_t i = 0; i < e->baseCauses; ++i) preds.push_back(e->causes[i]);
+        for (UEvent* x : anchors) preds.push_back(x);
+        for (size_t j = 0; j <= upTo; ++j) {
+            if (placeRanges_[j + 1] - placeRanges_[j] == 1 || e->accesses[j].res.kind() != ResKind::Memory) continue;
+            if (es_.treeMaxOf(preds, e->accesses[j].res) != expected(j)) return false;
+            // A write before only some readers of its parent, where the history already holds one it leaves out.
+            const PlacementOption& o = placeOpts_[placeRanges_[j] + idx[j]];
+            for (uint32_t k = 0; k < o.xcount; ++k)
+                for (UEvent* p : preds)
+                    if (es_.leq(placeExcluded_[o.xfirst + k], p)) return false;
+        }
+        return true;
+    };
+    auto walk = [&](auto& self, size_t i, bool moved, int choice) -> void {
+        if (i == accesses) {
+            if (moved) makeEvent(*e, anchors, {}, choice);
+            return;
+        }
+        const size_t options = placeRanges_[i + 1] - placeRanges_[i];
+        for (idx[i] = 0; idx[i] < options; ++idx[i]) {
             const PlacementOption& o = placeOpts_[placeRanges_[i] + idx[i]];
+            const size_t mark = anchors.size();
             for (uint32_t j = 0; j < o.count; ++j)
                 if (UEvent* x = placeAnchors_[o.first + j]) anchors.push_back(x);
-            if (o.choice >= 0) choice = o.choice;
+            if (options == 1 || consistent(i)) self(self, i + 1, moved || idx[i] != 0, o.choice >= 0 ? o.choice : choice);
+            anchors.resize(mark);
+            if (footprintGrew_ || unsupported_) return;
         }
-        makeEvent(*e, anchors, {}, choice);
-    }
+    };
+    walk(walk, 0, false, -1);
 }
 
 void QporExplorer::readsFromNewWrite(UEvent* w) {
+    // A read of several of w's words (an atomic section, a string function) is placed after w once.
+    std::vector<UEvent*>& done = placePreds_;
+    done.clear();
     for (const Access& a : w->accesses) {
         if (a.mode != Mode::Write || a.res.kind() != ResKind::Memory) continue;
         for (UEvent* r : F_.readsOf(a.res)) { // makeEvent does not change C
-
             if (r->thread == w->thread || es_.leq(r, w)) continue;
+            if (w->accesses.size() > 1) {
+                if (std::find(done.begin(), done.end(), r) != done.end()) continue;
+                done.push_back(r);
+            }
             makeEvent(*r, std::span(&w, 1), {});
         }
     }

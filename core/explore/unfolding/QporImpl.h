@@ -53,6 +53,8 @@ public:
     size_t groupSize(size_t g) const { return bounds_[g + 1] - bounds_[g]; }
     // Every choice of a prefix of each group, the empty choice first: f(last read of each non-empty chosen prefix,
     // chosen length per group) → false to stop. At most `cap` choices.
+    // The first read of group g after a prefix of length len (none when the prefix is the whole group).
+    UEvent* after(size_t g, uint32_t len) const { return len < groupSize(g) ? evs_[bounds_[g] + len] : nullptr; }
     template <class F> void forEachPrefix(size_t cap, F f) {
         len_.assign(groups(), 0);
         for (size_t n = 0; n < cap; ++n) {
@@ -257,9 +259,13 @@ private:
         // reading an earlier write): once that placement has had its own earlier placements made, they are the rest
         // of this walk (earlierPlacements).
         bool coversAbove = false;
+        // A write placed before only some readers of its parent: the first reader left out of each thread's
+        // prefix, placeExcluded_[xfirst, xfirst + xcount) (a combination whose history holds one is another's).
+        uint32_t xfirst = 0, xcount = 0;
     };
     std::vector<PlacementOption> placeOpts_;
-    std::vector<UEvent*> placeAnchors_, placeCombo_;
+    std::vector<UEvent*> placeExcluded_;
+    std::vector<UEvent*> placeAnchors_, placeCombo_, placePreds_;
     std::vector<uint32_t> placeRanges_, placeIdx_; // earlierPlacements' buffers
     void blockedPlacements(ThreadId t);
     void readsFromNewWrite(UEvent* w);

@@ -570,7 +570,7 @@ std::vector<VhbExplorer::Ext> VhbExplorer::candidates(const Node& n, ThreadId t)
 std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, ThreadId t) {
     std::vector<Ext> out;
     Ext cur;
-    size_t budget = 100'000; // section paths
+    size_t ways = 0; // prefixes of ways through the section tried so far
     std::function<void(const exec::Executor&)> expand = [&](const exec::Executor& c) {
         const exec::ThreadView& v = c.thread(t);
         bool alive = v.state != exec::ThreadState::Finished && v.state != exec::ThreadState::Stopped;
@@ -578,10 +578,7 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             if (!cur.evs.empty()) out.push_back(cur);
             return;
         }
-        if (budget-- == 0) {
-            setLimit("an atomic section with over 100000 ways through it");
-            return;
-        }
+        ++ways;
         const Event p = v.pending;
         const uint32_t section = c.atomicSectionId(t);
         struct Outcome {
@@ -698,6 +695,13 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             s->section = section;
             cur.evs.push_back(*s);
             cur.choices.push_back(o.forced.choice);
+            // Many ways: a way whose events so far Closure refutes on the node (a relaxation of every way it
+            // begins, as for a multi-word access's prefixes: DESIGN.md "Multi-location accesses") is not followed.
+            if (outcomes.size() > 1 && ways > kPlainCombinations && !realizable(withEvents(n, t, cur.evs))) {
+                cur.evs.pop_back();
+                cur.choices.pop_back();
+                continue;
+            }
             expand(*next);
             cur.evs.pop_back();
             cur.choices.pop_back();

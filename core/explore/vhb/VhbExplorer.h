@@ -139,6 +139,11 @@ private:
     uint64_t witnessInserted_ = 0; // children whose witness insertInto found (no Closure, no Realize)
     uint64_t visits_ = 0;
     uint64_t quickBottoms_ = 0; // candidates bottomAfter refuted (no Closure built)
+    // Multi-word accesses with many combinations of candidate values are enumerated word by word (VhbMulti.cpp),
+    // atomic sections with many ways through them event by event: the prefixes Closure refuted there (withEvents,
+    // realizable). Below kPlainCombinations every combination / way is tried.
+    uint64_t prefixesRefuted_ = 0;
+    static constexpr size_t kPlainCombinations = 64;
     // Cut threads (DESIGN.md "Cut threads end a node"): nodes ended by a thread cut after an event that only
     // observed, those of them known without a visit, and the per-thread hashes (events, values, choices) after
     // which the thread is cut — its local state is a function of them (Remark 1), so the cut is too.
@@ -220,6 +225,11 @@ private:
     std::vector<std::pair<SymEvent, std::unique_ptr<exec::Executor>>>
     multiCandidatesOn(const exec::Executor& c, const Node& n, ThreadId t, const SymEvent& base,
                       const std::vector<SymEvent>& more, bool forceAlive = false);
+    // The node with evs appended to thread t (not finished, its section closed after them), with the initial
+    // values of keys met since the node was built: the APO of a relaxation of every extension evs begins.
+    Apo withEvents(const Node& n, ThreadId t, const std::vector<SymEvent>& evs) const;
+    // Some linearisation of a respects its values: Closure, then Realize within a budget (past it: true).
+    bool realizable(const Apo& a);
     void learnInit(ThreadId t, bool stepping = true);
     bool replay(const std::vector<report::Decision>& schedule);
     bool resume(Work& w); // w.from's state, then the rest of w.schedule

@@ -86,6 +86,40 @@ SymEvent VhbExplorer::multiEvent(const Event& e, const SymEvent& base, const Sha
     return s;
 }
 
+Apo VhbExplorer::withEvents(const Node& n, ThreadId t, const std::vector<SymEvent>& evs) const {
+    Apo a = n.apo;
+    a.init.resize(init_.size());
+    for (size_t k = n.apo.init.size(); k < init_.size(); ++k) a.init[k] = init_[k].value_or(0);
+    a.threads[t].insert(a.threads[t].end(), evs.begin(), evs.end());
+    a.finished[t] = false;
+    a.openSection[t] = false;
+    return a;
+}
+
+bool VhbExplorer::realizable(const Apo& a) {
+    auto t0 = Clock::now();
+    ++closureCalls_;
+    auto q = closure(a);
+    closureMs_ += msSince(t0);
+    if (!q) {
+        ++prefixesRefuted_;
+        return false;
+    }
+    // Closure knows little of atomic sections (a read of 0 then a read of 2 in one section, where only a write of
+    // the first location separates the two writes): the search decides, within a budget (past it: kept).
+    t0 = Clock::now();
+    ++realizeCalls_;
+    q->computeRequired();
+    SearchLimits limits;
+    limits.maxStates = 100'000;
+    const bool found = realize(a, *q, &limits).has_value();
+    searchStates_ += limits.states;
+    realizeMs_ += msSince(t0);
+    if (found || limits.exhausted) return true;
+    ++prefixesRefuted_;
+    return false;
+}
+
 // ExtendRoot/ExtendLeaf for a multi-word event: every combination of the values its words may hold (each word's
 // candidate values, on the bytes it reads), and what the event then does, asked of the executor on a copy —
 // its ranges may depend on the bytes (strlen, strcpy), so the words tried are those of its ranges extended to
@@ -106,13 +140,15 @@ VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId
     const Event p = c0.thread(t).pending;
     std::map<uint64_t, uint64_t> m;
     for (const WordUse& w : readWords(p)) m[w.word] |= w.mask;
-    if (p.builtin && p.kind != EventKind::Write) // a string function: it may read on to its object's end
+    if (p.span) // a string function: it may read on to its object's end (model::Event::readFootprint)
         for (int k = 0; k < 2; ++k) {
             auto [lo, hi] = p.readRange(k);
             if (lo >= hi) continue;
-            for (uint64_t b = hi; b < hi + 64 && c0.peek(b, 1); ++b) m[wordOf(b)] |= bitsOf(wordOf(b), b, b + 1);
+            for (uint64_t b = hi; b < p.readFootprint(k).second && c0.peek(b, 1); ++b)
+                m[wordOf(b)] |= bitsOf(wordOf(b), b, b + 1);
         }
     std::vector<WordUse> words;
+    std::vector<uint32_t> keys;
     std::vector<std::vector<uint64_t>> vals;
     size_t combos = 1;
     for (auto [w, mask] : m) {
@@ -121,48 +157,88 @@ VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId
         std::set<uint64_t> vs;
         for (uint64_t v : valuesOf(n, k, more)) vs.insert(v & mask);
         words.push_back({w, mask});
+        keys.push_back(k);
         vals.emplace_back(vs.begin(), vs.end());
-        combos *= vals.back().size();
-        if (combos > 4096) {
-            setLimit("a multi-word access with over 4096 combinations of candidate values");
-            return out;
-        }
+        combos = combos > kPlainCombinations ? combos : combos * vals.back().size();
     }
-    std::vector<size_t> idx(words.size(), 0);
+    // A string function's ranges depend on its bytes: with only the first `fixed` words given, it is known once
+    // every word it then read is one of them (the rest of memory, the copy's own, did not matter).
+    const bool stringFunction = p.span != 0;
+    std::vector<uint64_t> chosen(words.size(), 0);
     std::set<uint64_t> seen;
-    for (bool more = true; more;) {
+    // The event run with the first `fixed` words holding `chosen`: added to `out` (once per distinct result) and
+    // true when that fixes what it does, false when it read a word not given yet.
+    auto run = [&](size_t fixed) {
         std::vector<std::pair<uint64_t, uint8_t>> bytes;
         std::map<uint64_t, uint64_t> value;
-        for (size_t i = 0; i < words.size(); ++i) {
-            uint64_t v = vals[i][idx[i]];
-            value[words[i].word] = v;
+        for (size_t i = 0; i < fixed; ++i) {
+            value[words[i].word] = chosen[i];
             for (uint64_t b = 0; b < kW; ++b)
-                if ((words[i].mask >> (8 * b)) & 0xff) bytes.push_back({words[i].word + b, uint8_t(v >> (8 * b))});
+                if ((words[i].mask >> (8 * b)) & 0xff) bytes.push_back({words[i].word + b, uint8_t(chosen[i] >> (8 * b))});
         }
-        if (auto c = c0.forceStepBytes(t, bytes, forceAlive); c && c->trace().size() > c0.trace().size()) {
-            const Event& e2 = c->trace().back();
-            if (auto s2 = symbolic(e2); s2 && !limit_) {
-                Shadow sh;
-                sh.words = readWords(e2);
-                for (const WordUse& w : sh.words) {
-                    auto it = value.find(w.word);
-                    sh.read.push_back(it != value.end() ? it->second : peekWord(c0, w.word));
-                }
-                for (uint64_t w : writtenWords(e2)) sh.written.push_back(peekWord(*c, w));
-                SymEvent s = multiEvent(e2, *s2, sh);
-                s.guardKey = base.guardKey;
-                s.guardThread = base.guardThread;
-                uint64_t h = 0;
-                forEachAccess(s, [&](uint32_t k, bool wr, uint64_t v, uint64_t mk) { h = mix(mix(mix(mix(h, k), wr), v), mk); });
-                if (seen.insert(h).second) out.emplace_back(std::move(s), std::move(c));
+        auto c = c0.forceStepBytes(t, bytes, forceAlive);
+        if (!c || c->trace().size() <= c0.trace().size()) return fixed == words.size();
+        const Event& e2 = c->trace().back();
+        Shadow sh;
+        sh.words = readWords(e2);
+        if (fixed < words.size() && !std::all_of(sh.words.begin(), sh.words.end(),
+                                                 [&](const WordUse& w) { return value.count(w.word) != 0; }))
+            return false;
+        auto s2 = symbolic(e2);
+        if (!s2 || limit_) return true;
+        for (const WordUse& w : sh.words) {
+            auto it = value.find(w.word);
+            sh.read.push_back(it != value.end() ? it->second : peekWord(c0, w.word));
+        }
+        for (uint64_t w : writtenWords(e2)) sh.written.push_back(peekWord(*c, w));
+        SymEvent s = multiEvent(e2, *s2, sh);
+        s.guardKey = base.guardKey;
+        s.guardThread = base.guardThread;
+        uint64_t h = 0;
+        forEachAccess(s, [&](uint32_t k, bool wr, uint64_t v, uint64_t mk) { h = mix(mix(mix(mix(h, k), wr), v), mk); });
+        if (seen.insert(h).second) out.emplace_back(std::move(s), std::move(c));
+        return true;
+    };
+    if (combos <= kPlainCombinations) { // few: every combination (Closure and Realize refute the infeasible)
+        std::vector<size_t> idx(words.size(), 0);
+        for (bool next = true; next && !limit_;) {
+            for (size_t i = 0; i < words.size(); ++i) chosen[i] = vals[i][idx[i]];
+            run(words.size());
+            next = false;
+            for (size_t i = 0; i < idx.size() && !next; ++i) {
+                if (++idx[i] < vals[i].size()) next = true;
+                else idx[i] = 0;
             }
         }
-        more = false;
-        for (size_t i = 0; i < idx.size() && !more; ++i) {
-            if (++idx[i] < vals[i].size()) more = true;
-            else idx[i] = 0;
-        }
+        return out;
     }
+    // Many (DESIGN.md "Multi-location accesses"): word by word, each prefix of values kept only while Closure
+    // finds the node, the section's events so far and a read of those words with those values feasible — a
+    // relaxation of every extension the prefix can become (fewer reads, no write, no section around it), so a
+    // prefix it refutes has no realisable combination. What remains are combinations some linearisation may give.
+    Apo a = withEvents(n, t, more);
+    a.threads[t].emplace_back();
+    std::vector<WordAcc> reads;
+    auto feasible = [&] {
+        SymEvent& probe = a.threads[t].back();
+        probe.op = Op::Multi;
+        probe.accs = std::make_shared<const std::vector<WordAcc>>(reads);
+        return realizable(a);
+    };
+    std::function<void(size_t)> extend = [&](size_t i) {
+        if (limit_) return;
+        if (i == words.size() || (stringFunction && i > 0 && run(i))) {
+            if (i == words.size()) run(i);
+            return;
+        }
+        for (uint64_t v : vals[i]) {
+            chosen[i] = v;
+            reads.push_back({keys[i], false, v, words[i].mask});
+            if (vals[i].size() == 1 || feasible()) extend(i + 1);
+            reads.pop_back();
+        }
+    };
+    extend(0);
     return out;
 }
 
