@@ -29,7 +29,8 @@ struct GeneratorFlags {
     // (use after free, double free).
     bool heap = false;
     // ... and library and mixed-size accesses of shared memory: memcpy/memset of a struct and an array, strcpy/
-    // strcmp/strlen on a char buffer, char/short/int/64-bit accesses of one union, a pointer cast into an int.
+    // strcmp/strlen on a char buffer (and single bytes of it: strlen's range moves with them), char/short/int/
+    // 64-bit accesses of one union, a pointer cast into an int.
     bool memory = false;
     // ... and threads that stop for good on what they read: __VERIFIER_assume on a shared or atomic value, and
     // spin loops that only read (cut by spin-assume when an iteration changes nothing).
@@ -107,7 +108,10 @@ struct Generator {
         }
         case 11: emit("  memset(" + std::string(pick(2) ? "&sr" : "sarr") + ", " + v() + ", 8);"); break;
         case 12: emit("  memcpy(sarr, &sr, sizeof sarr);"); break;
-        case 13: emit(std::string("  strcpy(sb, \"") + (pick(2) ? "ab" : "xyz12") + "\");"); break;
+        case 13: // a whole string, or one byte past its start: which bytes strlen/strcmp read depends on it
+            if (pick(3)) emit(std::string("  strcpy(sb, \"") + (pick(2) ? "ab" : "xyz12") + "\");");
+            else emit("  sb[" + std::to_string(2 + pick(5)) + "] = " + (pick(2) ? "'c'" : "0") + ";");
+            break;
         case 14: emit("  " + local() + " = strcmp(sb, \"ab\") == 0;"); break;
         case 15: emit("  " + local() + " = strlen(sb);"); break;
         case 16: emit("  su.c[" + std::to_string(pick(4)) + "] = " + v() + ";"); break;
