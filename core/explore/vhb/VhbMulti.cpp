@@ -148,6 +148,7 @@ VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId
                 m[wordOf(b)] |= bitsOf(wordOf(b), b, b + 1);
         }
     std::vector<WordUse> words;
+    std::set<uint64_t> single; // words with one candidate value (left as the copy has them)
     std::vector<uint32_t> keys;
     std::vector<std::vector<uint64_t>> vals;
     size_t combos = 1;
@@ -156,6 +157,12 @@ VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId
         if (!init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(*ex_, w);
         std::set<uint64_t> vs;
         for (uint64_t v : valuesOf(n, k, more)) vs.insert(v & mask);
+        // One candidate value: every write of the word in the node (and the section) writes it, so the copy's
+        // memory holds it already — nothing to force or enumerate (a string in a large buffer: most of its words).
+        if (vs.size() <= 1) {
+            single.insert(w);
+            continue;
+        }
         words.push_back({w, mask});
         keys.push_back(k);
         vals.emplace_back(vs.begin(), vs.end());
@@ -181,8 +188,9 @@ VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId
         const Event& e2 = c->trace().back();
         Shadow sh;
         sh.words = readWords(e2);
-        if (fixed < words.size() && !std::all_of(sh.words.begin(), sh.words.end(),
-                                                 [&](const WordUse& w) { return value.count(w.word) != 0; }))
+        if (fixed < words.size() && !std::all_of(sh.words.begin(), sh.words.end(), [&](const WordUse& w) {
+                return value.count(w.word) != 0 || single.count(w.word) != 0;
+            }))
             return false;
         auto s2 = symbolic(e2);
         if (!s2 || limit_) return true;
