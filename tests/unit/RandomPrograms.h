@@ -110,7 +110,7 @@ struct Generator {
         case 12: emit("  memcpy(sarr, &sr, sizeof sarr);"); break;
         case 13: // a whole string, or one byte past its start: which bytes strlen/strcmp read depends on it
             if (pick(3)) emit(std::string("  strcpy(sb, \"") + (pick(2) ? "ab" : "xyz12") + "\");");
-            else emit("  sb[" + std::to_string(2 + pick(5)) + "] = " + (pick(2) ? "'c'" : "0") + ";");
+            else emit("  sb[" + std::to_string(pick(2) ? 5 : 2 + pick(3)) + "] = " + (pick(2) ? "'c'" : "0") + ";");
             break;
         case 14: emit("  " + local() + " = strcmp(sb, \"ab\") == 0;"); break;
         case 15: emit("  " + local() + " = strlen(sb);"); break;
