@@ -695,8 +695,8 @@ std::vector<VhbExplorer::Ext> VhbExplorer::sectionCandidates(const Node& n, Thre
             s->section = section;
             cur.evs.push_back(*s);
             cur.choices.push_back(o.forced.choice);
-            // Many ways: a way whose events so far Closure refutes on the node (a relaxation of every way it
-            // begins, as for a multi-word access's prefixes: DESIGN.md "Multi-location accesses") is not followed.
+            // Many ways: a way whose events so far are not realisable on the node (a relaxation of every way it
+            // begins, as for a multi-word access's prefixes: DESIGN.md "Many combinations") is not followed.
             if (outcomes.size() > 1 && ways > kPlainCombinations && !realizable(withEvents(n, t, cur.evs))) {
                 cur.evs.pop_back();
                 cur.choices.pop_back();

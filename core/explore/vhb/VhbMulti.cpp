@@ -148,7 +148,7 @@ VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId
                 m[wordOf(b)] |= bitsOf(wordOf(b), b, b + 1);
         }
     std::vector<WordUse> words;
-    std::set<uint64_t> single; // words with one candidate value (left as the copy has them)
+    std::set<uint64_t> single; // words with one candidate value (left as the copy holds them)
     std::vector<uint32_t> keys;
     std::vector<std::vector<uint64_t>> vals;
     size_t combos = 1;
@@ -220,8 +220,9 @@ VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId
         }
         return out;
     }
-    // Many (DESIGN.md "Multi-location accesses"): word by word, each prefix of values kept only while Closure
-    // finds the node, the section's events so far and a read of those words with those values feasible — a
+    // Many (DESIGN.md "Many combinations"): word by word, each prefix of values kept only while Closure and a
+    // bounded Realize (realizable) find the node, the section's events so far and a read of those words with those
+    // values feasible — a
     // relaxation of every extension the prefix can become (fewer reads, no write, no section around it), so a
     // prefix it refutes has no realisable combination. What remains are combinations some linearisation may give.
     Apo a = withEvents(n, t, more);
@@ -242,7 +243,7 @@ VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId
         for (uint64_t v : vals[i]) {
             chosen[i] = v;
             reads.push_back({keys[i], false, v, words[i].mask});
-            if (vals[i].size() == 1 || feasible()) extend(i + 1);
+            if (feasible()) extend(i + 1);
             reads.pop_back();
         }
     };
