@@ -362,7 +362,7 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
         place({});
         return placed;
     }
-    optional.forEachPrefix(64, [&](std::span<UEvent* const> chosen, std::span<const uint32_t>) { return place(chosen); });
+    optional.forEachPrefix([&](std::span<UEvent* const> chosen, std::span<const uint32_t>) { return place(chosen); });
     return nullptr;
 }
 
@@ -472,7 +472,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
                 if (!same) option(std::span(&after, 1), -1, true);
                 return;
             }
-            readers.forEachPrefix(64, [&](std::span<UEvent* const> chosen, std::span<const uint32_t> len) {
+            readers.forEachPrefix([&](std::span<UEvent* const> chosen, std::span<const uint32_t> len) {
                 bool all = true;
                 for (size_t i = 0; i < readers.groups(); ++i) all &= len[i] == readers.groupSize(i);
                 if (same && all) return true; // that is e itself

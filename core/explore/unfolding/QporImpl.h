@@ -49,15 +49,17 @@ public:
     // The reads of `word` in F that read `w`, by threads other than `self`.
     void readersOf(const Frontier& F, const Resource& word, const UEvent* w, ThreadId self);
     bool empty() const { return evs_.empty(); }
+    // The first read of group g after a prefix of length len (none when the prefix is the whole group).
+    UEvent* after(size_t g, uint32_t len) const { return len < groupSize(g) ? evs_[bounds_[g] + len] : nullptr; }
     size_t groups() const { return bounds_.size() - 1; }
     size_t groupSize(size_t g) const { return bounds_[g + 1] - bounds_[g]; }
     // Every choice of a prefix of each group, the empty choice first: f(last read of each non-empty chosen prefix,
-    // chosen length per group) → false to stop. At most `cap` choices.
-    // The first read of group g after a prefix of length len (none when the prefix is the whole group).
-    UEvent* after(size_t g, uint32_t len) const { return len < groupSize(g) ? evs_[bounds_[g] + len] : nullptr; }
-    template <class F> void forEachPrefix(size_t cap, F f) {
+    // chosen length per group) → false to stop. Each choice is a distinct history, so none may be skipped (it was
+    // cut at 64 choices: lockcnt, lastwriter, onebad, peterson gave the same events without the cut, but a placement
+    // past it would never have been made).
+    template <class F> void forEachPrefix(F f) {
         len_.assign(groups(), 0);
-        for (size_t n = 0; n < cap; ++n) {
+        for (;;) {
             chosen_.clear();
             for (size_t g = 0; g < groups(); ++g)
                 if (len_[g]) chosen_.push_back(evs_[bounds_[g] + len_[g] - 1]);
