@@ -131,6 +131,44 @@ private:
     Expectation e_;
 };
 
+// Issue 4: "vhb explores no more classes than qpor --alt=optimal on every program of the corpus". For each line
+// that runs qpor (optimal, the default alternative), vhb at the same options: no explorer limit, and no more
+// classes than qpor's executions.
+class VhbAgainstQporTest : public testing::Test {
+public:
+    explicit VhbAgainstQporTest(Expectation e) : e_(std::move(e)) {}
+    void TestBody() override {
+        auto run = [&](const std::string& algo) {
+            std::vector<std::string> args{"--algo=" + algo};
+            for (const std::string& a : e_.args)
+                if (a.rfind("--algo=", 0) != 0) args.push_back(a);
+            args.push_back(e_.file.string());
+            skein::cli::CheckArgs parsed;
+            auto err = skein::cli::parseCheckArgs(args, parsed);
+            EXPECT_FALSE(err) << *err;
+            return skein::check(parsed.request);
+        };
+        auto q = run("qpor");
+        auto v = run("vhb");
+        ASSERT_TRUE(q && v);
+        const std::string where = e_.file.filename().string() + ":" + std::to_string(e_.line);
+        EXPECT_FALSE(v->explorerLimit) << where << ": " << v->explorerLimit.value_or("");
+        EXPECT_LE(v->stats.executions, q->stats.executions) << where;
+    }
+
+private:
+    Expectation e_;
+};
+
+bool runsQporOptimal(const Expectation& e) {
+    bool qpor = false;
+    for (const std::string& a : e.args) {
+        if (a == "--algo=qpor") qpor = true;
+        if (a.rfind("--alt=", 0) == 0 && a != "--alt=optimal") return false;
+    }
+    return qpor;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -140,6 +178,10 @@ int main(int argc, char** argv) {
         std::string suite = e.file.parent_path().filename().string();
         testing::RegisterTest(suite.c_str(), name.c_str(), nullptr, nullptr, e.file.string().c_str(), e.line,
                               [e]() -> testing::Test* { return new CorpusTest(e); });
+        if (runsQporOptimal(e))
+            testing::RegisterTest("vhb_vs_qpor", (suite + "_" + name).c_str(), nullptr, nullptr,
+                                  e.file.string().c_str(), e.line,
+                                  [e]() -> testing::Test* { return new VhbAgainstQporTest(e); });
     }
     return RUN_ALL_TESTS();
 }
