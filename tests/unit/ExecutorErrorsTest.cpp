@@ -142,6 +142,31 @@ TEST(ExecErrors, DataRaceReportsBothAccesses) {
     EXPECT_EQ(r.errors.size(), 1u) << "one race, whichever access comes first";
 }
 
+// A memcpy races with a writer on its source: the message names the source and says the copy reads it (it once
+// named the copy's destination and said "writes", the copy being a writing event).
+TEST(ExecErrors, RaceOfACopyOnItsSourceSaysItReads) {
+    const std::string src = R"(
+        #include <pthread.h>
+        #include <string.h>
+        int source[2];
+        void *w(void *a) { source[0] = 1; return 0; }
+        int main() {
+            pthread_t t;
+            pthread_create(&t, 0, w, 0);
+            int copy[2];
+            memcpy(copy, source, sizeof copy); // L:copy
+            pthread_join(t, 0);
+            return copy[0];
+        })";
+    auto r = checkSource(src);
+    const auto* e = findError(r, ErrorKind::DataRace);
+    ASSERT_NE(e, nullptr);
+    EXPECT_TRUE(contains(e->message, "`source[0]`")) << e->message;
+    const bool copyFirst = e->otherLocation && e->otherLocation->line == lineOf(src, "L:copy");
+    EXPECT_TRUE(contains(e->message, copyFirst ? "thread 0 reads it" : "thread 0's read")) << e->message;
+    EXPECT_FALSE(contains(e->message, "thread 0 writes")) << e->message;
+}
+
 TEST(ExecErrors, NoRaceWhenOrderedByLocksJoinOrAtomics) {
     auto r = checkSource(R"(
         #include <pthread.h>
