@@ -11,6 +11,8 @@ using ThreadId = uint32_t;
 inline constexpr ThreadId kNoThread = ~0u;
 // Memory locations for dependence are aligned words of this many bytes (see model::dependent).
 inline constexpr uint64_t kWordSize = 4;
+// Addresses are an object id above this many bits and a byte offset below (program::makePointer).
+inline constexpr unsigned kObjectShift = 32;
 
 enum class EventKind : uint8_t {
 #define SKEIN_EVENT(Name, Wire, Mem) Name,
@@ -71,10 +73,10 @@ struct Event {
     }
 
 private:
-    // [lo, hi) widened to its whole object (addresses are object << 32 | offset: program::pointerObject).
+    // [lo, hi) widened to its whole object (the address with its offset bits cleared: kObjectShift).
     static std::pair<uint64_t, uint64_t> widen(std::pair<uint64_t, uint64_t> r, uint32_t objectSize) {
         if (!objectSize || r.first >= r.second) return r;
-        const uint64_t base = r.first & ~uint64_t(0xffffffff);
+        const uint64_t base = r.first >> kObjectShift << kObjectShift;
         return {base, base + objectSize};
     }
 };

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/model/Event.h"
 #include "core/report/Result.h"
 
 namespace skein::program {
@@ -126,9 +127,9 @@ struct Location {
 // globals and functions are fixed here; objects a thread allocates get ids from that thread's own range, so an
 // address does not depend on how other threads were interleaved (see core/exec/Memory.h).
 inline constexpr uint64_t makePointer(uint32_t object, uint32_t offset) {
-    return (uint64_t(object) << 32) | offset;
+    return (uint64_t(object) << model::kObjectShift) | offset;
 }
-inline constexpr uint32_t pointerObject(uint64_t p) { return uint32_t(p >> 32); }
+inline constexpr uint32_t pointerObject(uint64_t p) { return uint32_t(p >> model::kObjectShift); }
 inline constexpr uint32_t pointerOffset(uint64_t p) { return uint32_t(p); }
 
 struct Program {

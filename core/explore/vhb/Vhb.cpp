@@ -33,21 +33,30 @@ std::vector<report::Decision> VhbExplorer::toSchedule(const Node& n, const Linea
     return out;
 }
 
-std::optional<std::vector<report::Decision>> VhbExplorer::realizeChild(const Node& child, const Order* parent,
-                                                                       ThreadId t) {
+std::optional<Linearisation> VhbExplorer::closeAndRealize(const Apo& a, const Order* parent, ThreadId t,
+                                                          SearchLimits& limits, bool& bottom) {
     auto t0 = Clock::now();
     ++closureCalls_;
-    auto q = parent ? closureAfter(child.apo, *parent, t) : closure(child.apo);
+    auto q = parent ? closureAfter(a, *parent, t) : closure(a);
     closureMs_ += msSince(t0);
+    bottom = !q;
     if (!q) return std::nullopt;
     orderings_ += q->inserted;
     t0 = Clock::now();
     ++realizeCalls_;
     q->computeRequired();
-    SearchLimits limits;
-    auto lin = realize(child.apo, *q, &limits);
+    auto lin = realize(a, *q, &limits);
     searchStates_ += limits.states;
     realizeMs_ += msSince(t0);
+    return lin;
+}
+
+std::optional<std::vector<report::Decision>> VhbExplorer::realizeChild(const Node& child, const Order* parent,
+                                                                       ThreadId t) {
+    SearchLimits limits;
+    bool bottom = false;
+    auto lin = closeAndRealize(child.apo, parent, t, limits, bottom);
+    if (bottom) return std::nullopt;
     if (!lin) {
         ++realizeInfeasible_; // Closure did not see it: the search did, exhaustively
         if (kTrace) std::fprintf(stderr, "  realize: infeasible after %llu states\n", (unsigned long long)limits.states);

@@ -297,6 +297,10 @@ private:
     void findRaces(const Node& n, const Order& closed);
     // Closure (from the parent's closed order when given: closureAfter; the child adds one event to thread t),
     // then Realize: the child's witness schedule, or nothing when it is not realisable.
+    // Closure of a (closureAfter from `parent` when given: a's new event is thread t's last), then Realize within
+    // `limits`; `bottom` says Closure answered ⊥ (no search made). Counted in the closure/realize statistics.
+    std::optional<Linearisation> closeAndRealize(const Apo& a, const Order* parent, ThreadId t, SearchLimits& limits,
+                                                 bool& bottom);
     std::optional<std::vector<report::Decision>> realizeChild(const Node& child, const Order* parent = nullptr,
                                                               ThreadId t = 0);
     std::vector<report::Decision> toSchedule(const Node& n, const Linearisation& lin) const;

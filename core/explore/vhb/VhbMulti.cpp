@@ -97,25 +97,12 @@ Apo VhbExplorer::withEvents(const Node& n, ThreadId t, const std::vector<SymEven
 }
 
 bool VhbExplorer::realizable(const Apo& a) {
-    auto t0 = Clock::now();
-    ++closureCalls_;
-    auto q = closure(a);
-    closureMs_ += msSince(t0);
-    if (!q) {
-        ++prefixesRefuted_;
-        return false;
-    }
     // Closure knows little of atomic sections (a read of 0 then a read of 2 in one section, where only a write of
     // the first location separates the two writes): the search decides, within a budget (past it: kept).
-    t0 = Clock::now();
-    ++realizeCalls_;
-    q->computeRequired();
     SearchLimits limits;
     limits.maxStates = 100'000;
-    const bool found = realize(a, *q, &limits).has_value();
-    searchStates_ += limits.states;
-    realizeMs_ += msSince(t0);
-    if (found || limits.exhausted) return true;
+    bool bottom = false;
+    if (closeAndRealize(a, nullptr, 0, limits, bottom) || limits.exhausted) return true;
     ++prefixesRefuted_;
     return false;
 }
