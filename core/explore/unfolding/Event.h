@@ -64,27 +64,73 @@ struct SummaryEntry {
 // One exact-size block rather than two vectors — the entries, then tmax — since an event's summary is most of its
 // memory and its allocations are a good part of making an event (DESIGN.md, "Memory"). Both element types are
 // trivially copyable, so the bytes copied into the block are the objects (C++20 implicit object creation).
+//
+// A summary is either full (all its entries) or a delta over a full one — in practice the last full summary on its
+// thread's chain — holding only the entries that differ from it (DESIGN.md, "Memory"): an event's history contains
+// its base's, so every key of the base is a key of the event's summary, and the delta's own entry replaces the
+// base's. Bases are never deltas, so a look-up searches two sorted arrays. A delta's base is in its history, so the
+// garbage collection, which keeps histories, keeps it.
 class Summary {
 public:
+    // The entries in key order: the delta's own merged over its base's (its own entry wins on an equal key).
+    class Cursor {
+    public:
+        Cursor(std::span<const SummaryEntry> own, std::span<const SummaryEntry> base)
+            : a_(own.data()), aEnd_(own.data() + own.size()), b_(base.data()), bEnd_(base.data() + base.size()) {}
+        bool done() const { return a_ == aEnd_ && b_ == bEnd_; }
+        const SummaryEntry& operator*() const { return takeOwn() ? *a_ : *b_; }
+        const SummaryEntry* operator->() const { return &**this; }
+        void next() {
+            if (takeOwn()) {
+                if (b_ != bEnd_ && b_->sameKey(*a_)) ++b_;
+                ++a_;
+            } else {
+                ++b_;
+            }
+        }
+
+    private:
+        bool takeOwn() const { return a_ != aEnd_ && (b_ == bEnd_ || !(*b_ < *a_)); }
+        const SummaryEntry *a_, *aEnd_, *b_, *bEnd_;
+    };
+
     std::span<UEvent* const> tmax() const { // by thread
-        return {reinterpret_cast<UEvent* const*>(data_.get() + nEntries_ * sizeof(SummaryEntry)), nThreads_};
+        return {reinterpret_cast<UEvent* const*>(data_.get() + headerBytes() + ownCount() * sizeof(SummaryEntry)),
+                nThreads_};
     }
-    std::span<const SummaryEntry> entries() const { // sorted
-        return {reinterpret_cast<const SummaryEntry*>(data_.get()), nEntries_};
+    Cursor entries() const {
+        const Summary* b = base();
+        return Cursor(own(), b ? b->own() : std::span<const SummaryEntry>{});
     }
     UEvent* threadMax(ThreadId t) const { return t < nThreads_ ? tmax()[t] : nullptr; }
     const SummaryEntry* find(const Resource& r, ThreadId reader) const;
-    void assign(std::span<UEvent* const> tmax, std::span<const SummaryEntry> entries) {
+    // The full summary this one is a delta over; null when this one is full.
+    const Summary* base() const {
+        if (!(nEntries_ & kDelta)) return nullptr;
+        const Summary* b;
+        std::memcpy(&b, data_.get(), sizeof b);
+        return b;
+    }
+    // The entries stored here: all of them for a full summary, the differing ones for a delta.
+    std::span<const SummaryEntry> own() const {
+        return {reinterpret_cast<const SummaryEntry*>(data_.get() + headerBytes()), ownCount()};
+    }
+    // `entries` sorted; `base` (a full summary, or null for a full one) is what `entries` overrides.
+    void assign(std::span<UEvent* const> tmax, std::span<const SummaryEntry> entries, const Summary* base = nullptr) {
         static_assert(std::is_trivially_copyable_v<SummaryEntry> && alignof(SummaryEntry) == alignof(UEvent*));
         nThreads_ = uint32_t(tmax.size());
-        nEntries_ = uint32_t(entries.size());
-        const size_t entryBytes = entries.size() * sizeof(SummaryEntry);
-        data_ = std::make_unique_for_overwrite<std::byte[]>(entryBytes + tmax.size() * sizeof(UEvent*));
-        if (!entries.empty()) std::memcpy(data_.get(), entries.data(), entryBytes);
-        if (!tmax.empty()) std::memcpy(data_.get() + entryBytes, tmax.data(), tmax.size() * sizeof(UEvent*));
+        nEntries_ = uint32_t(entries.size()) | (base ? kDelta : 0);
+        const size_t header = headerBytes(), entryBytes = entries.size() * sizeof(SummaryEntry);
+        data_ = std::make_unique_for_overwrite<std::byte[]>(header + entryBytes + tmax.size() * sizeof(UEvent*));
+        if (base) std::memcpy(data_.get(), &base, sizeof base);
+        if (!entries.empty()) std::memcpy(data_.get() + header, entries.data(), entryBytes);
+        if (!tmax.empty()) std::memcpy(data_.get() + header + entryBytes, tmax.data(), tmax.size() * sizeof(UEvent*));
     }
 
 private:
+    static constexpr uint32_t kDelta = uint32_t(1) << 31; // in nEntries_: the block starts with the base pointer
+    size_t headerBytes() const { return nEntries_ & kDelta ? sizeof(const Summary*) : 0; }
+    size_t ownCount() const { return nEntries_ & ~kDelta; }
     std::unique_ptr<std::byte[]> data_;
     uint32_t nThreads_ = 0, nEntries_ = 0;
 };

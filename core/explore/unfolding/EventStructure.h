@@ -198,8 +198,9 @@ private:
     // Scratch buffers of the look-ups (kept to avoid allocating on every one).
     mutable std::vector<UEvent*> preds_;
     mutable std::vector<uint64_t> key_;
-    mutable std::vector<SummaryEntry> mergeScratch_, entriesScratch_;
+    mutable std::vector<SummaryEntry> mergeScratch_, entriesScratch_, deltaScratch_;
     mutable std::vector<UEvent*> tmaxScratch_;
+    void storeSummary(UEvent* e);
     void link(UEvent* e);
     void unlink(UEvent* e);
     bool memoryConflict(const UEvent* a, const Summary& bSummary, const UEvent* bEvent) const;
