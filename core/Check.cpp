@@ -1,6 +1,8 @@
 #include "core/Check.h"
 
+#include <algorithm>
 #include <chrono>
+#include <vector>
 
 #include "core/explore/RaceDetector.h"
 #include "core/frontend/Frontend.h"
@@ -45,8 +47,25 @@ std::expected<report::CheckResult, CheckFailure> exploreProgram(const program::P
         for (uint32_t i = 0; i < req.warmRuns; ++i)
             if (explorer->run(program, warm, nullptr).explorerLimit) break; // the measured run falls back below
     }
+    std::vector<double> times;
+    if (req.timedRuns > 1) {
+        explore::ExploreOptions timed = options;
+        timed.freeAtEnd = true; // as for the warm-up runs
+        for (uint32_t i = 1; i < req.timedRuns; ++i) {
+            report::CheckResult t = explorer->run(program, timed, nullptr);
+            if (t.explorerLimit) break;
+            times.push_back(t.stats.elapsedMs);
+        }
+    }
     report::CheckResult r = explorer->run(program, options, obs);
     r.stats.warmRuns = req.warmRuns;
+    if (!times.empty() && !r.explorerLimit) {
+        times.push_back(r.stats.elapsedMs);
+        std::sort(times.begin(), times.end());
+        size_t n = times.size();
+        r.stats.elapsedMs = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+        r.stats.timedRuns = uint32_t(n);
+    }
     if (r.explorerLimit && req.fallbackToDfs && req.algorithm != "dfs") {
         std::string why = *r.explorerLimit;
         r = explore::findExplorer("dfs")->run(program, options, obs);

@@ -24,6 +24,9 @@ struct CheckRequest {
     // Explore this many times first, without an observer, and discard the results: the reported run's elapsed
     // time is then that of a warm process (caches, branch predictors, the allocator's pages). For benchmarks.
     uint32_t warmRuns = 0;
+    // Then time this many explorations (≥ 1) and report the median of their elapsed times, with the last one's
+    // result: a single run of a few dozen microseconds swings 2–3× on a busy machine. For benchmarks.
+    uint32_t timedRuns = 1;
 };
 
 struct CheckFailure {

@@ -98,6 +98,9 @@ struct Stats {
     // Explorations of the same program run (and discarded) in this process before the one reported, so that
     // elapsedMs is measured with warm caches (`skein check --warm-runs=N`, for benchmarks of sub-millisecond runs).
     uint32_t warmRuns = 0;
+    // When > 1 (`skein check --timed-runs=N`): elapsedMs is the median of this many timed explorations, the rest of
+    // the result the last one's.
+    uint32_t timedRuns = 0;
     uint64_t peakRssKb = 0;
 };
 

@@ -17,6 +17,7 @@ json toJSON(const report::Stats& s) {
     if (s.mazurkiewiczTraces) j["mazurkiewicz_traces"] = *s.mazurkiewiczTraces;
     if (s.finalStates) j["final_states"] = *s.finalStates;
     if (s.warmRuns) j["warm_runs"] = s.warmRuns;
+    if (s.timedRuns) j["timed_runs"] = s.timedRuns;
     if (!s.extra.empty()) j["algorithm_counters"] = s.extra;
     return j;
 }

@@ -242,6 +242,29 @@ TEST_F(Cli, WarmRunsReportTheSameResultAndSayHowManyRan) {
     }
 }
 
+TEST_F(Cli, TimedRunsReportTheMedianOfTheSameExploration) {
+    // --timed-runs=N times N explorations and reports the median elapsed time; the result (counts, errors) is that
+    // of the same exploration as a single run, and stats.timed_runs says how many were timed.
+    std::string f = write("lost.c", kLostUpdate);
+    for (const char* algo : {"dfs", "qpor"}) {
+        json single = parseJson(run(std::string("check --json --algo=") + algo + " " + f));
+        Outcome r = run(std::string("check --json --warm-runs=2 --timed-runs=5 --algo=") + algo + " " + f);
+        EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+        json timed = parseJson(r);
+        EXPECT_FALSE(single["stats"].contains("timed_runs")) << algo;
+        EXPECT_EQ(timed["stats"]["timed_runs"], 5) << algo;
+        EXPECT_EQ(timed["stats"]["warm_runs"], 2) << algo;
+        EXPECT_GT(timed["stats"]["elapsed_ms"].get<double>(), 0) << algo;
+        for (const char* k : {"executions", "blocked", "events", "instructions"})
+            EXPECT_EQ(timed["stats"][k], single["stats"][k]) << algo << " " << k;
+        ASSERT_EQ(timed["errors"].size(), single["errors"].size()) << algo;
+        for (size_t i = 0; i < single["errors"].size(); ++i)
+            EXPECT_EQ(timed["errors"][i]["occurrences"], single["errors"][i]["occurrences"]) << algo;
+    }
+    EXPECT_EQ(run("check --timed-runs=0 x.c").exitCode, 3);
+    EXPECT_EQ(run("check --timed-runs=1001 x.c").exitCode, 3);
+}
+
 TEST_F(Cli, ErrorFoundWithinBudgetIsStillOne) {
     // An error outranks the bound: the verdict is "error" even though the budget stopped the exploration.
     Outcome r = run("check --max-executions=1 " + write("race.c", kRace));
