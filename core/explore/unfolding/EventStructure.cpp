@@ -400,11 +400,11 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
 // A delta over the last full summary of e's thread when few entries differ from it (DESIGN.md, "Memory"). Along a
 // thread the delta grows by about g entries an event until it is stored full again: with W entries and deltas of
 // up to D, an event stores about D/2 + W·g/D of them on average, least for D ≈ √(2gW); g is about 1 on the
-// programs measured, hence D² ≤ 2W.
+// programs measured, hence D² ≤ 2W. Below 4 entries a delta (its base pointer included) saves nothing.
 void EventStructure::storeSummary(UEvent* ev) {
     const std::vector<SummaryEntry>& all = entriesScratch_;
     const Summary* base = nullptr;
-    if (ev->pt && all.size() >= 8) base = ev->pt->summary.base() ? ev->pt->summary.base() : &ev->pt->summary;
+    if (ev->pt && all.size() >= 4) base = ev->pt->summary.base() ? ev->pt->summary.base() : &ev->pt->summary;
     if (base) {
         std::vector<SummaryEntry>& delta = deltaScratch_;
         delta.clear();
