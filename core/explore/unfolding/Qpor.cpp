@@ -43,8 +43,8 @@ std::string show(const UEvent* e) {
 
 QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK,
                            Sections& sections)
-    : prog_(p), opts_(o), obs_(obs), altK_(altK), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
-      F_(std::max(2u, o.skipStep)), errors_(o, obs), clock_(o), sections_(&sections),
+    : prog_(p), opts_(o), obs_(obs), altK_(altK), clock_(o), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
+      F_(std::max(2u, o.skipStep)), errors_(o, obs), sections_(&sections),
       pruneThreshold_(o.qporPruneThreshold) {}
 
 void QporExplorer::resetExecution() {

@@ -144,13 +144,14 @@ private:
     const ExploreOptions& opts_;
     Observer* obs_;
     int altK_; // -1 sdpor, 0 optimal, k
+    // First, so that the timed exploration includes setting up the executor and U, as dfs's does.
+    RunClock clock_;
     exec::Executor ex_;
     EventStructure es_;
     Frontier F_;
     NodeStack stack_;
     ErrorCollector errors_;
     RaceDetector races_;
-    RunClock clock_;
     report::CheckResult result_;
     RunLog runs_;
     bool stop_ = false;
@@ -247,7 +248,9 @@ private:
     model::Event stepFor(UEvent* e, ThreadId t, uint32_t choice);
     std::vector<ThreadId> wokenScratch_; // stepFor's
     std::vector<UEvent*> atomicSectionEvents(ThreadId t);
-    bool replayHistory(const std::vector<UEvent*>& preds, exec::Executor& into);
+    bool replayHistory(const std::vector<UEvent*>& preds, exec::Executor& into,
+                       std::vector<UEvent*>* lastOf = nullptr);
+    std::vector<UEvent*> replayLast_; // sectionPlacements' scratch: replayHistory's lastOf
     void sectionPlacements(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds);
     std::map<std::vector<uint32_t>, uint32_t> runIds_; // a section run's steps → its number (runOf)
     std::vector<std::vector<uint32_t>> runSteps_;

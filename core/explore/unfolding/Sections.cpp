@@ -22,6 +22,9 @@ namespace skein::explore::unfolding {
 using model::EventKind;
 
 namespace {
+// A section with more runs than this is left to dfs (the default check falls back to it): the runs of one action are
+// siblings in conflict, and the comb's work per alternative grows with them — 2^10 runs took 45 s where dfs takes
+// 0.1 s, 2^11 seven minutes (measured 2026-11-25 with the cap lifted).
 constexpr size_t kMaxRuns = 4096;
 
 // Adds access a to the union `into` (one entry per resource, the strongest mode); true when `into` changed.
@@ -220,7 +223,10 @@ bool QporExplorer::blockedSectionFinals() {
 }
 
 // Brings `into` to the state after the history [preds]: its events in a causal order, each with its outcomes.
-bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Executor& into) {
+// `lastOf`, when given, receives for every thread the history's last event of it, or for a thread with none the
+// event that created it (what a join of that thread follows: eventFor's `joined`).
+bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Executor& into,
+                                 std::vector<UEvent*>* lastOf) {
     std::vector<UEvent*> order;
     std::unordered_set<UEvent*> seen;
     std::vector<std::pair<UEvent*, bool>> work;
@@ -240,7 +246,17 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
         });
     }
     into.reset();
-    for (const UEvent* x : order) {
+    if (lastOf) lastOf->clear();
+    auto note = [&](UEvent* x, const model::Event& ev) {
+        if (!lastOf) return;
+        auto slot = [&](ThreadId t) -> UEvent*& {
+            if (lastOf->size() <= t) lastOf->resize(t + 1, nullptr);
+            return (*lastOf)[t];
+        };
+        slot(x->thread) = x;
+        if (ev.kind == EventKind::ThreadCreate) slot(ThreadId(ev.value)) = x;
+    };
+    for (UEvent* x : order) {
         // Joins are not events (QporExplorer::autoJoins): x's thread takes the ones before x first.
         while (x->thread < into.numThreads() && into.enabled(x->thread) && !into.inAtomicSection(x->thread) &&
                into.thread(x->thread).pending.kind == EventKind::ThreadJoin)
@@ -249,9 +265,9 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
             into.thread(x->thread).pending.kind != x->label.kind)
             return false;
         const std::vector<uint32_t>* run = runOf(x);
-        into.step(x->thread, run ? (*run)[0] : x->choice);
+        note(x, into.step(x->thread, run ? (*run)[0] : x->choice));
         for (size_t i = 1; into.exclusiveThread() == x->thread && into.enabled(x->thread); ++i)
-            into.step(x->thread, run && i < run->size() ? (*run)[i] : 0);
+            note(x, into.step(x->thread, run && i < run->size() ? (*run)[i] : 0));
     }
     return true;
 }
@@ -260,7 +276,8 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
 // run): every run it has there, each an event with the site's footprint — none when every run blocks there.
 void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds) {
     if (!scratch_) scratch_ = std::make_unique<exec::Executor>(prog_, opts_.exec);
-    if (!replayHistory(preds, *scratch_) || like.thread >= scratch_->numThreads() ||
+    std::vector<UEvent*>& lastOf = replayLast_;
+    if (!replayHistory(preds, *scratch_, &lastOf) || like.thread >= scratch_->numThreads() ||
         !scratch_->inAtomicSection(like.thread) || scratch_->thread(like.thread).pending.kind != like.label.kind) {
         unsupported_ = "internal: the history of an atomic section could not be replayed";
         return;
@@ -273,15 +290,25 @@ void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, 
     }
     if (!observeSite(like.label.loc, runs) || runs.runs.empty()) return;
     const SectionSite& site = (*sections_)[like.label.loc];
-    for (const SectionRun& r : runs.runs)
-        if (!r.joins.empty()) { // its causes would have to come from the replayed history
-            unsupported_ = "a join inside an SV-COMP atomic section with nondeterministic runs, or one that may block, "
-                           "is not supported by qpor yet";
-            return;
-        }
     for (const SectionRun& r : runs.runs) {
         EventSpec s = spec;
         s.choice = runChoice(runs, r);
+        // A join inside the run follows the joined thread's last event (its creation when it has none), as in
+        // eventFor: the replay completed the join, so that event is in the history [preds] — the event's history,
+        // hence its identity, is the same; the cause keeps the join's order explicit for its own placements (their
+        // base is pt and the base causes), so that none can move the section before the joined thread's end.
+        for (ThreadId c : r.joins) {
+            UEvent* last = c < lastOf.size() ? lastOf[c] : nullptr;
+            if (!last) {
+                unsupported_ = "internal: a join inside an atomic section found no history of the joined thread";
+                return;
+            }
+            auto base = s.causes.begin() + s.baseCauses;
+            if (std::find(s.causes.begin(), base, last) == base) {
+                s.causes.insert(base, last);
+                ++s.baseCauses;
+            }
+        }
         // The same footprint, so the same resource parents as `like`'s placement.
         bool created = false;
         UEvent* e = es_.findOrCreate(s, &created);
