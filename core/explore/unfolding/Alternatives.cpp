@@ -63,8 +63,25 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     std::vector<char>& satisfied = altSatisfied_;
     satisfied.assign(k, 0);
     bool empty = false;
+    // Another outcome of e's own action at the same history (a nondet value, a run of an atomic section: same thread,
+    // predecessors and accesses, another choice) is in conflict with every event of e's spike: such an event x is
+    // another outcome of the action (then also of d's, x ∉ D), or a sibling of e in a resource tree, or a read or
+    // write of a word e writes or reads on the same side of the same parent — and d has the same parents, so x is in
+    // the same relation to d unless x ≥ d, which the spike excludes ([x] ∩ D = ∅). So d needs no spike of its own:
+    // an action with N outcomes costs the comb N spike events per alternative, not N per outcome explored.
+    auto outcomeOfE = [&](const UEvent* d) {
+        const UEvent* e = selected[0];
+        if (d->thread != e->thread || d->pt != e->pt || d->choice == e->choice || d->label.kind != e->label.kind ||
+            d->label.addr != e->label.addr || d->causes != e->causes || d->accesses.size() != e->accesses.size())
+            return false;
+        for (size_t j = 0; j < d->accesses.size(); ++j) {
+            const Access &p = d->accesses[j], &q = e->accesses[j];
+            if (p.res != q.res || p.mode != q.mode || p.parent != q.parent) return false;
+        }
+        return true;
+    };
     for (size_t i = 0; i < k && !empty; ++i) {
-        if (altK_ == 0 && i > 0 && es_.conflictsWith(selected[i], F_)) {
+        if (i > 0 && ((altK_ == 0 && es_.conflictsWith(selected[i], F_)) || outcomeOfE(selected[i]))) {
             satisfied[i] = 1;
             continue;
         }
