@@ -9,7 +9,7 @@ instructions of an exploration are the inclusive cost of the explorer's `explore
 compile is outside it), for qpor less its explorer's destructor (freeing U, which its timer does not cover either;
 dfs frees next to nothing). What remains is each explorer's timed region plus the statistics it fills in after
 its timer stops (qpor: ~10 k instructions of counters). saved = dfs runs / qpor runs, speed-up = dfs instructions / qpor instructions. Needs
-valgrind; dfs rows over --dfs-limit seconds (timed natively first) are skipped, since callgrind is ~50x slower.
+valgrind; dfs rows over --dfs-limit seconds (default 1) (timed natively first) are skipped, since callgrind is ~50x slower.
 """
 import argparse, json, os, re, subprocess, sys, tempfile
 
@@ -28,7 +28,8 @@ def instructions(skein, prog, args, warm, function, minus=None):
         out = os.path.join(d, "cg.out")
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", skein, "check",
                         f"--warm-runs={warm}", *args, prog], capture_output=True, text=True)
-        ann = subprocess.run(["callgrind_annotate", "--inclusive=yes", out], capture_output=True, text=True).stdout
+        ann = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out], capture_output=True,
+                             text=True).stdout
     def cost(name):
         for line in ann.splitlines():
             if name in line:
@@ -42,7 +43,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--skein", default=os.path.join(here, "..", "build", "server", "skein"))
     ap.add_argument("--runs", type=int, default=20, help="warm-up explorations per process (qpor; dfs gets 1)")
-    ap.add_argument("--dfs-limit", type=float, default=0.5)
+    ap.add_argument("--dfs-limit", type=float, default=1.0)
     ap.add_argument("rows", nargs="?", default=os.path.join(here, "qpor-vs-dfs.rows"))
     a = ap.parse_args()
     print("| program | dfs runs | dfs instr/exploration | qpor runs | qpor instr/exploration | saved | speed-up | "
