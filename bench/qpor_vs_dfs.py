@@ -24,22 +24,19 @@ from targets import rows  # the rows-file reader (same format)
 def measure(skein, prog, args, runs):
     """Median elapsed_ms over `runs` processes. An exploration under 200 ms is timed 21 times in each process
     (--timed-runs: the process reports their median), since one run of a few dozen microseconds swings 2-3x here."""
-    out = []
-    timed = 1
-    for _ in range(runs):
+    def one(timed):
         p = subprocess.run([skein, "check", "--json", *args, f"--timed-runs={timed}", prog], capture_output=True,
                            text=True)
         j = json.loads(p.stdout)
         s = j["stats"]
-        out.append((s["executions"] + s["blocked"] + s["bounded"], s["elapsed_ms"], j["stopped_early"]))
-        if len(out) == 1 and s["elapsed_ms"] < 200:
-            timed = 21
-            out.clear()  # the first process was the probe; all the reported ones are timed alike
-            p = subprocess.run([skein, "check", "--json", *args, f"--timed-runs={timed}", prog],
-                               capture_output=True, text=True)
-            j = json.loads(p.stdout)
-            s = j["stats"]
-            out.append((s["executions"] + s["blocked"] + s["bounded"], s["elapsed_ms"], j["stopped_early"]))
+        return s["executions"] + s["blocked"] + s["bounded"], s["elapsed_ms"], j["stopped_early"]
+
+    probe = one(1)
+    timed = 21 if probe[1] < 200 else 1
+    # The probe counts as a run only when it is timed like the others.
+    out = [probe] if timed == 1 else []
+    while len(out) < runs:
+        out.append(one(timed))
     return out[0][0], statistics.median(x[1] for x in out), any(x[2] for x in out)
 
 

@@ -221,6 +221,18 @@ TEST_F(Cli, ExecutionBudgetIsTwo) {
     EXPECT_EQ(j["stopped_early"], true);
 }
 
+// A benchmark option (--warm-runs, --timed-runs) must not change what is reported: `repeated` is the same exploration
+// as `single` — counts, errors and their occurrences.
+void expectSameExploration(const json& repeated, const json& single, const std::string& algo) {
+    for (const char* k : {"executions", "blocked", "events", "instructions"})
+        EXPECT_EQ(repeated["stats"][k], single["stats"][k]) << algo << " " << k;
+    ASSERT_EQ(repeated["errors"].size(), single["errors"].size()) << algo;
+    for (size_t i = 0; i < single["errors"].size(); ++i) {
+        EXPECT_EQ(repeated["errors"][i]["message"], single["errors"][i]["message"]) << algo;
+        EXPECT_EQ(repeated["errors"][i]["occurrences"], single["errors"][i]["occurrences"]) << algo;
+    }
+}
+
 TEST_F(Cli, WarmRunsReportTheSameResultAndSayHowManyRan) {
     // --warm-runs explores first and discards those runs: the reported run is the same exploration, errors and
     // counters included, and stats.warm_runs says how many came before it (absent without the option).
@@ -232,13 +244,7 @@ TEST_F(Cli, WarmRunsReportTheSameResultAndSayHowManyRan) {
         json warm = parseJson(r);
         EXPECT_FALSE(cold["stats"].contains("warm_runs")) << algo;
         EXPECT_EQ(warm["stats"]["warm_runs"], 3) << algo;
-        for (const char* k : {"executions", "blocked", "events", "instructions"})
-            EXPECT_EQ(warm["stats"][k], cold["stats"][k]) << algo << " " << k;
-        ASSERT_EQ(warm["errors"].size(), cold["errors"].size()) << algo;
-        for (size_t i = 0; i < cold["errors"].size(); ++i) {
-            EXPECT_EQ(warm["errors"][i]["message"], cold["errors"][i]["message"]) << algo;
-            EXPECT_EQ(warm["errors"][i]["occurrences"], cold["errors"][i]["occurrences"]) << algo;
-        }
+        expectSameExploration(warm, cold, algo);
     }
 }
 
@@ -255,11 +261,7 @@ TEST_F(Cli, TimedRunsReportTheMedianOfTheSameExploration) {
         EXPECT_EQ(timed["stats"]["timed_runs"], 5) << algo;
         EXPECT_EQ(timed["stats"]["warm_runs"], 2) << algo;
         EXPECT_GT(timed["stats"]["elapsed_ms"].get<double>(), 0) << algo;
-        for (const char* k : {"executions", "blocked", "events", "instructions"})
-            EXPECT_EQ(timed["stats"][k], single["stats"][k]) << algo << " " << k;
-        ASSERT_EQ(timed["errors"].size(), single["errors"].size()) << algo;
-        for (size_t i = 0; i < single["errors"].size(); ++i)
-            EXPECT_EQ(timed["errors"][i]["occurrences"], single["errors"][i]["occurrences"]) << algo;
+        expectSameExploration(timed, single, algo);
     }
     EXPECT_EQ(run("check --timed-runs=0 x.c").exitCode, 3);
     EXPECT_EQ(run("check --timed-runs=1001 x.c").exitCode, 3);
