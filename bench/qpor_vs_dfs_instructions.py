@@ -6,9 +6,9 @@ usage: bench/qpor_vs_dfs_instructions.py [--skein build/server/skein] [--runs 20
 
 For each row both explorers run under callgrind with --warm-runs=N (N + 1 explorations in one process); the
 instructions of an exploration are the inclusive cost of the explorer's `explore` function divided by N + 1 (the
-compile is outside it), for qpor less its explorer's destructor (freeing U, which its timer does not cover either;
-dfs frees next to nothing). What remains is each explorer's timed region plus the statistics it fills in after
-its timer stops (qpor: ~10 k instructions of counters). saved = dfs runs / qpor runs, speed-up = dfs instructions / qpor instructions. Needs
+compile is outside it), for qpor less its explorer's destructor (freeing U) and QporExplorer::reportCounters (its
+counters, ~10 k instructions), which its timer does not cover either (dfs frees next to nothing and has no such
+counters). What remains is each explorer's timed region plus a few hundred instructions of statistics. saved = dfs runs / qpor runs, speed-up = dfs instructions / qpor instructions. Needs
 valgrind; dfs rows over --dfs-limit seconds (default 1) (timed natively first) are skipped, since callgrind is ~50x slower.
 """
 import argparse, json, os, re, subprocess, sys, tempfile
@@ -23,7 +23,7 @@ def runs_and_ms(skein, prog, args):
     return s["executions"] + s["blocked"] + s["bounded"], s["elapsed_ms"]
 
 
-def instructions(skein, prog, args, warm, function, minus=None):
+def instructions(skein, prog, args, warm, function, minus=()):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "cg.out")
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", skein, "check",
@@ -35,7 +35,7 @@ def instructions(skein, prog, args, warm, function, minus=None):
             if name in line:
                 return int(re.match(r"\s*([\d,]+)", line).group(1).replace(",", ""))
         raise RuntimeError(f"{name} not in the profile of {prog}")
-    return (cost(function) - (cost(minus) if minus else 0)) / (warm + 1)
+    return (cost(function) - sum(cost(m) for m in minus)) / (warm + 1)
 
 
 def main():
@@ -59,7 +59,9 @@ def main():
         qr, _ = runs_and_ms(a.skein, prog, ["--algo=qpor", "--alt=optimal", *args])
         di = instructions(a.skein, prog, ["--algo=dfs", *args], 1, "skein::explore::dfs::explore(")
         qi = instructions(a.skein, prog, ["--algo=qpor", "--alt=optimal", *args], a.runs,
-                          "skein::explore::unfolding::explore(", "skein::explore::unfolding::QporExplorer::~QporExplorer()")
+                          "skein::explore::unfolding::explore(",
+                          ("skein::explore::unfolding::QporExplorer::~QporExplorer()",
+                           "skein::explore::unfolding::QporExplorer::reportCounters("))
         saved, speedup = dr / max(qr, 1), di / qi
         ratio = saved / speedup
         worst = max(worst, ratio)

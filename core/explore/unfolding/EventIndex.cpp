@@ -50,8 +50,8 @@ void EventIndex::erase(const UEvent* e) {
 }
 
 void EventIndex::grow() {
-    // Twice the live events (tombstones are dropped), at least 1024 slots.
-    size_t cap = 1024;
+    // Four slots per live event (tombstones are dropped), at least 64: a small exploration's table stays a few KB.
+    size_t cap = 64;
     while (cap < 4 * (size_ + 1)) cap *= 2;
     std::vector<Slot> old = std::move(slots_);
     slots_.assign(cap, Slot{});

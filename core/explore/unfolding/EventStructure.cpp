@@ -433,14 +433,19 @@ std::vector<UEvent*>& EventStructure::childrenList(UEvent* parent, const Resourc
     return readers ? initReaders_[r] : resourceRoots_[r];
 }
 
+std::vector<UEvent*>& EventStructure::threadRoot(ThreadId t) {
+    if (threadRoots_.size() <= t) threadRoots_.resize(t + 1);
+    return threadRoots_[t];
+}
+
 void EventStructure::link(UEvent* e) {
-    (e->pt ? e->pt->threadChildren : threadRoots_[e->thread]).push_back(e);
+    (e->pt ? e->pt->threadChildren : threadRoot(e->thread)).push_back(e);
     for (const Access& a : e->accesses) childrenList(a.parent, a.res, a.mode == Mode::Read).push_back(e);
 }
 
 void EventStructure::unlink(UEvent* e) {
     auto drop = [&](std::vector<UEvent*>& v) { v.erase(std::remove(v.begin(), v.end(), e), v.end()); };
-    drop(e->pt ? e->pt->threadChildren : threadRoots_[e->thread]);
+    drop(e->pt ? e->pt->threadChildren : threadRoot(e->thread));
     for (const Access& a : e->accesses) drop(childrenList(a.parent, a.res, a.mode == Mode::Read));
 }
 

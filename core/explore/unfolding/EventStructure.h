@@ -1,6 +1,7 @@
 #pragma once
 // The global event set U of Alg. 1 and the queries on it: causality, conflict (Sec. 5.1, Theorem 5.1 generalised
 // to memory words), and the summary of the current configuration C (its "frontier").
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <new>
@@ -34,7 +35,7 @@ struct EventSpec {
 // The configuration C being explored, as a summary with an undo log (C grows and shrinks at its end).
 class Frontier {
 public:
-    explicit Frontier(unsigned step) : step_(step) {}
+    explicit Frontier(unsigned step) : step_(step) { reserveSmall(); }
     Frontier(const Frontier&) = delete; // the undo log points into the maps
     Frontier& operator=(const Frontier&) = delete;
     void push(UEvent* e);
@@ -55,6 +56,13 @@ public:
     size_t numThreads() const { return tmax_.size(); }
 
 private:
+    // A small exploration's buffers in one allocation each, not grown from one element by doubling.
+    void reserveSmall() {
+        events_.reserve(64);
+        undoMarks_.reserve(64);
+        undo_.reserve(256);
+        tmax_.reserve(8);
+    }
     unsigned step_;
     // Entries and read lists are never erased (a cleared entry is null, which every query reads as absent), so
     // the undo log can point at them: popping an event is a few stores, not map look-ups.
@@ -76,7 +84,9 @@ private:
 
 // Storage for U's events: chunks of events carved in creation order, and a free list for the events the garbage
 // collection frees. jemalloc's small-object path cost ~220 instructions per event here (its thread cache is
-// refilled constantly when nearly nothing is freed), a chunk ~10; consecutive events also share cache lines.
+// refilled constantly when nearly nothing is freed), a chunk ~10; consecutive events also share cache lines. The
+// chunks double from 16 events up to 1024: a small exploration (a dozen events) does not pay for a 256 KB chunk
+// (a large allocation, ~3 k instructions, and its pages).
 class EventPool {
 public:
     EventPool() = default;
@@ -89,8 +99,9 @@ public:
             slot = free_.back();
             free_.pop_back();
         } else {
-            if (used_ == kChunk) {
-                chunks_.push_back(std::make_unique_for_overwrite<Slot[]>(kChunk)); // constructed per event
+            if (used_ == chunkSize_) {
+                chunkSize_ = chunks_.empty() ? kFirstChunk : std::min(2 * chunkSize_, kMaxChunk);
+                chunks_.push_back(std::make_unique_for_overwrite<Slot[]>(chunkSize_)); // constructed per event
                 used_ = 0;
             }
             slot = &chunks_.back()[used_++];
@@ -103,18 +114,18 @@ public:
     }
 
 private:
-    static constexpr size_t kChunk = 1024;
+    static constexpr size_t kFirstChunk = 16, kMaxChunk = 1024;
     struct alignas(UEvent) Slot {
         std::byte bytes[sizeof(UEvent)];
     };
     std::vector<std::unique_ptr<Slot[]>> chunks_;
-    size_t used_ = kChunk;
+    size_t chunkSize_ = 0, used_ = 0; // the last chunk's size and how much of it is carved
     std::vector<void*> free_;
 };
 
 class EventStructure {
 public:
-    explicit EventStructure(unsigned skipStep) : step_(skipStep) {}
+    explicit EventStructure(unsigned skipStep) : step_(skipStep) { reserveSmall(); }
     EventStructure(const EventStructure&) = delete;
     EventStructure& operator=(const EventStructure&) = delete;
     ~EventStructure() {
@@ -160,8 +171,7 @@ public:
     const std::vector<UEvent*>& threadSiblings(const UEvent* e) const {
         static const std::vector<UEvent*> none;
         if (e->pt) return e->pt->threadChildren;
-        auto it = threadRoots_.find(e->thread);
-        return it == threadRoots_.end() ? none : it->second;
+        return e->thread < threadRoots_.size() ? threadRoots_[e->thread] : none;
     }
     // The causal summary of the union of the local configurations of `events` (a configuration), into tmax/entries.
     bool leqByTree(const UEvent* a, const UEvent* b) const;
@@ -182,6 +192,15 @@ public:
     void abandon() { abandoned_ = true; } // the pool's chunks are still freed: only the events' own arrays stay
 
 private:
+    void reserveSmall() { // as Frontier's
+        events_.reserve(64);
+        preds_.reserve(16);
+        key_.reserve(64);
+        mergeScratch_.reserve(32);
+        entriesScratch_.reserve(32);
+        deltaScratch_.reserve(32);
+        tmaxScratch_.reserve(8);
+    }
     unsigned step_;
     uint64_t nextId_ = 1;
     size_t uSize_ = 0;
@@ -191,9 +210,10 @@ private:
     EventIndex index_;
     // Children of the roots: first events of each thread, first nodes of each resource tree, reads of initial
     // values.
-    std::map<ThreadId, std::vector<UEvent*>> threadRoots_;
+    std::vector<std::vector<UEvent*>> threadRoots_; // thread → its first events (threadRoot)
     std::map<Resource, std::vector<UEvent*>> resourceRoots_, initReaders_;
     std::vector<UEvent*>& childrenList(UEvent* parent, const Resource& r, bool readers);
+    std::vector<UEvent*>& threadRoot(ThreadId t); // grows threadRoots_ to t
     static void predecessorsOf(const EventSpec& spec, std::vector<UEvent*>& preds);
     // Scratch buffers of the look-ups (kept to avoid allocating on every one).
     mutable std::vector<UEvent*> preds_;
@@ -225,7 +245,7 @@ void EventStructure::forEachImmediateConflict(const UEvent* e, Skip skip, F f) c
                     e->sectionRuns;
     if (outcomes && e->pt) otherOutcomes(e->pt->threadChildren);
     else if (outcomes)
-        if (auto it = threadRoots_.find(e->thread); it != threadRoots_.end()) otherOutcomes(it->second);
+        if (e->thread < threadRoots_.size()) otherOutcomes(threadRoots_[e->thread]);
     for (const Access& a : e->accesses) {
         const Access* pa = a.parent ? a.parent->access(a.res) : nullptr;
         const std::vector<UEvent*>* children = pa ? &pa->children : nullptr;

@@ -133,6 +133,7 @@ private:
             return n;
         }
         void pop() { --size_; }
+        void reserve(size_t n) { nodes_.reserve(n); }
         std::span<const Node> live() const { return {nodes_.data(), size_}; }
 
     private:
@@ -217,6 +218,7 @@ private:
     void noteCreate(const model::Event& ev, UEvent* e);
     void popNode();
     void recordMaximal();
+    void reportCounters(report::Stats& st) const; // U's and the phases' counters into st.extra
     void prune();
 
     // Extensions.cpp
