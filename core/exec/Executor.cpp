@@ -10,6 +10,7 @@ using model::EventKind;
 Executor::Executor(const program::Program& p, ExecOptions opts) : program_(p), opts_(std::move(opts)), memory_(p) {
     // A domain that holds every value of a narrow type explores that type exhaustively: not a sample.
     for (unsigned w = 1; w <= 16; ++w) {
+        if (opts_.nondetDomain.size() < (size_t(1) << w)) break; // too few values for this width or a wider one
         std::vector<bool> seen(size_t(1) << w);
         size_t distinct = 0;
         for (int64_t v : opts_.nondetDomain) {

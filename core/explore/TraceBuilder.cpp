@@ -72,9 +72,12 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         s.operation = std::string(model::eventKindName(e.kind));
         // Computed once per step (the step and its graph node both show it): a counterexample is built once per
         // distinct error, which on a small exploration is a good part of the run.
-        const std::string var = ex.describeAddress(e.addr);
-        if (e.isMemory() || e.isMutexOp() || e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
-            s.variable = var;
+        // Only an event on an object names one (a create, join, exit or nondet does not): describing an address
+        // is most of a step's cost.
+        const bool onObject =
+            e.isMemory() || e.isMutexOp() || e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast;
+        const std::string var = onObject ? ex.describeAddress(e.addr) : std::string();
+        if (onObject) s.variable = var;
         if (e.kind == EventKind::Read || e.kind == EventKind::Write || e.kind == EventKind::Rmw || e.kind == EventKind::Nondet)
             s.value = e.kind == EventKind::Nondet ? int64_t(e.value)
                                                   : signedValue(e.kind == EventKind::Rmw ? e.value2 : e.value, e.size);

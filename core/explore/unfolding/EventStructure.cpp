@@ -22,28 +22,25 @@ const SummaryEntry* Summary::find(const Resource& r, ThreadId reader) const {
 
 // ---- Frontier ------------------------------------------------------------------------------------------------
 
-void Frontier::setEntry(const Resource& r, ThreadId reader, UEvent* e) {
-    UEvent*& slot = entries_.try_emplace({r, reader}, nullptr).first->second;
-    undo_.push_back({Undo::Entry, 0, &slot, nullptr, slot});
-    slot = e;
-}
-
 void Frontier::push(UEvent* e) {
     undoMarks_.push_back(undo_.size());
     e->cPos = uint32_t(events_.size());
     events_.push_back(e);
     e->inC = true;
     if (tmax_.size() <= e->thread) tmax_.resize(e->thread + 1, nullptr);
-    undo_.push_back({Undo::Tmax, e->thread, nullptr, nullptr, tmax_[e->thread]});
+    undo_.push_back({Undo::Tmax, e->thread, nullptr, tmax_[e->thread]});
     tmax_[e->thread] = e;
     for (const Access& a : e->accesses) {
+        Word& w = words_[a.res];
         if (a.mode == Mode::Read) {
-            setEntry(a.res, e->thread, e);
-            std::vector<UEvent*>& reads = reads_[a.res];
-            reads.push_back(e);
-            undo_.push_back({Undo::Read, 0, nullptr, &reads, nullptr});
+            if (w.lastRead.size() <= e->thread) w.lastRead.resize(e->thread + 1, nullptr);
+            undo_.push_back({Undo::LastRead, e->thread, &w, w.lastRead[e->thread]});
+            w.lastRead[e->thread] = e;
+            w.reads.push_back(e);
+            undo_.push_back({Undo::Read, 0, &w, nullptr});
         } else {
-            setEntry(a.res, model::kNoThread, e);
+            undo_.push_back({Undo::Max, 0, &w, w.max});
+            w.max = e;
         }
     }
 }
@@ -56,8 +53,9 @@ void Frontier::pop() {
         undo_.pop_back();
         switch (u.kind) {
         case Undo::Tmax: tmax_[u.t] = u.old; break;
-        case Undo::Entry: *u.slot = u.old; break;
-        case Undo::Read: u.reads->pop_back(); break;
+        case Undo::Max: u.word->max = u.old; break;
+        case Undo::LastRead: u.word->lastRead[u.t] = u.old; break; // lastRead only grows: index t is still there
+        case Undo::Read: u.word->reads.pop_back(); break;
         }
     }
     events_.back()->inC = false;
@@ -65,19 +63,19 @@ void Frontier::pop() {
 }
 
 UEvent* Frontier::treeMax(const Resource& r) const {
-    auto it = entries_.find({r, model::kNoThread});
-    return it == entries_.end() ? nullptr : it->second;
+    const Word* w = word(r);
+    return w ? w->max : nullptr;
 }
 
 UEvent* Frontier::lastRead(const Resource& r, ThreadId t) const {
-    auto it = entries_.find({r, t});
-    return it == entries_.end() ? nullptr : it->second;
+    const Word* w = word(r);
+    return w && t < w->lastRead.size() ? w->lastRead[t] : nullptr;
 }
 
 const std::vector<UEvent*>& Frontier::readsOf(const Resource& r) const {
     static const std::vector<UEvent*> none;
-    auto it = reads_.find(r);
-    return it == reads_.end() ? none : it->second;
+    const Word* w = word(r);
+    return w ? w->reads : none;
 }
 
 bool Frontier::contains(const UEvent* e) const { return e->inC; }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <map>
 #include <new>
+#include <unordered_map>
 #include <memory>
 #include <vector>
 
@@ -45,10 +46,11 @@ public:
     UEvent* threadMax(ThreadId t) const { return t < tmax_.size() ? tmax_[t] : nullptr; }
     UEvent* treeMax(const Resource& r) const;
     UEvent* lastRead(const Resource& r, ThreadId t) const;
-    // The last reads of word r by every thread: (thread, event).
+    // The last reads of word r by every thread: (thread, event), in thread order.
     template <class F> void forEachLastRead(const Resource& r, F f) const {
-        for (auto it = entries_.lower_bound({r, 0}); it != entries_.end() && it->first.first == r; ++it)
-            if (it->first.second != model::kNoThread && it->second) f(it->first.second, it->second);
+        if (const Word* w = word(r))
+            for (ThreadId t = 0; t < w->lastRead.size(); ++t)
+                if (w->lastRead[t]) f(t, w->lastRead[t]);
     }
     // Every pure read of word r in C (for reads-from-a-later-write extensions).
     const std::vector<UEvent*>& readsOf(const Resource& r) const;
@@ -64,22 +66,33 @@ private:
         tmax_.reserve(8);
     }
     unsigned step_;
-    // Entries and read lists are never erased (a cleared entry is null, which every query reads as absent), so
-    // the undo log can point at them: popping an event is a few stores, not map look-ups.
+    // What C holds of one resource: its tree maximum, each thread's last read of it, and (a memory word) every pure
+    // read of it in C's order. One hash look-up per resource and event, where two ordered maps (keyed by resource
+    // and by (resource, thread)) cost two tree descents. Words are never erased (a cleared field is null, which
+    // every query reads as absent) and the map's nodes do not move, so the undo log can point at them.
+    struct Word {
+        UEvent* max = nullptr;
+        std::vector<UEvent*> lastRead; // by thread
+        std::vector<UEvent*> reads;
+    };
+    struct ResourceHash {
+        size_t operator()(const Resource& r) const { return std::hash<uint64_t>()(r.key); }
+    };
     struct Undo {
-        enum Kind { Tmax, Entry, Read } kind;
-        ThreadId t;                           // Tmax
-        UEvent** slot;                        // Entry: the map's value
-        std::vector<UEvent*>* reads;          // Read
-        UEvent* old;                          // Tmax, Entry
+        enum Kind { Tmax, Max, LastRead, Read } kind;
+        ThreadId t;  // Tmax, LastRead: the thread
+        Word* word;  // Max, LastRead, Read
+        UEvent* old; // Tmax, Max, LastRead: the value before
     };
     std::vector<UEvent*> events_;
     std::vector<size_t> undoMarks_;
     std::vector<Undo> undo_;
     std::vector<UEvent*> tmax_;
-    std::map<std::pair<Resource, ThreadId>, UEvent*> entries_;
-    std::map<Resource, std::vector<UEvent*>> reads_;
-    void setEntry(const Resource& r, ThreadId reader, UEvent* e);
+    std::unordered_map<Resource, Word, ResourceHash> words_;
+    const Word* word(const Resource& r) const {
+        auto it = words_.find(r);
+        return it == words_.end() ? nullptr : &it->second;
+    }
 };
 
 // Storage for U's events: chunks of events carved in creation order, and a free list for the events the garbage

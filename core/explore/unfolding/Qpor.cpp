@@ -42,9 +42,9 @@ std::string show(const UEvent* e) {
 } // namespace
 
 QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK,
-                           Sections& sections)
+                           Sections& sections, int restarts)
     : prog_(p), opts_(o), obs_(obs), altK_(altK), clock_(o), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
-      F_(std::max(2u, o.skipStep)), errors_(o, obs), sections_(&sections),
+      F_(std::max(2u, o.skipStep)), errors_(o, obs), sections_(&sections), restarts_(restarts),
       pruneThreshold_(o.qporPruneThreshold) {
     // A small exploration's buffers in one allocation each rather than grown by doubling from one element: on an
     // exploration of a dozen events the growth was ~5 % of qpor's instructions (bench/README.md).
@@ -56,8 +56,8 @@ QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, O
     specScratch_.accesses.reserve(4);
 }
 
-void QporExplorer::resetExecution() {
-    ex_.reset();
+void QporExplorer::resetExecution(bool executorFresh) {
+    if (!executorFresh) ex_.reset(); // a reset costs about three executed events
     exDepth_ = 0;
     createOf_.assign(1, nullptr);
     wakers_.assign(1, nullptr);
@@ -309,12 +309,13 @@ void QporExplorer::popNode() {
     st.extra["ms_extensions"] = phase_.toMs(tEx_);
     st.extra["ms_comb"] = phase_.toMs(tComb_);
     st.extra["ms_cex"] = phase_.toMs(tCex_);
+    st.extra["section_restarts"] = restarts_;
 }
 
 report::CheckResult QporExplorer::run() {
     report::Stats& st = result_.stats;
     result_.algorithm = "qpor";
-    resetExecution();
+    resetExecution(/*executorFresh=*/true); // ex_ was just built, at the program's initial state
     stack_.push();
     while (!stack_.empty() && !stop_) {
         size_t d = stack_.size() - 1;
@@ -403,13 +404,10 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
     // twice per resource a section can touch, in practice once or twice.
     constexpr int kMaxRestarts = 64;
     for (int restarts = 0;; ++restarts) {
-        QporExplorer x(p, opts, obs, k.value_or(0), sections);
+        QporExplorer x(p, opts, obs, k.value_or(0), sections, restarts);
         report::CheckResult r = x.run();
         r.algorithm = "qpor";
-        if (!x.footprintGrew()) {
-            r.stats.extra["section_restarts"] = restarts;
-            return r;
-        }
+        if (!x.footprintGrew()) return r;
         if (restarts == kMaxRestarts) {
             r.explorerLimit = "the footprints of the atomic sections kept growing";
             r.bounds.push_back({"qpor: " + *r.explorerLimit});

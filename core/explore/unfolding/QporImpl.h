@@ -86,7 +86,9 @@ public:
         bool used = false;             // events were made with what is known
     };
     using Sections = std::map<uint32_t, SectionSite>;
-    QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK, Sections& sections);
+    // `restarts`: how many explorers ran before this one (explore(): a section's footprint grew), for the counters.
+    QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK, Sections& sections,
+                 int restarts = 0);
     report::CheckResult run();
     // What is known of a section changed after events were made with it: run() stopped; start over.
     bool footprintGrew() const { return footprintGrew_; }
@@ -158,6 +160,7 @@ private:
     bool stop_ = false;
     Sections* sections_;
     bool footprintGrew_ = false;
+    int restarts_ = 0;
     bool sectionsWidened_ = false; // some section event touches more than its run did (a coarser independence)
     std::optional<std::string> unsupported_;
     std::unordered_set<uint64_t> finals_; // distinct final states of complete executions
@@ -212,7 +215,7 @@ private:
     uint64_t stamp_ = 0; // visit marks (UEvent::stamp)
 
     // Qpor.cpp
-    void resetExecution();
+    void resetExecution(bool executorFresh = false);
     void ensureExecutorAt(size_t depth);
     void execute(UEvent* e, Node& n);
     void noteCreate(const model::Event& ev, UEvent* e);
