@@ -65,7 +65,7 @@ def main():
         saved, speedup = dr / max(qr, 1), di / qi
         ratio = saved / speedup
         worst = max(worst, ratio)
-        mark = f"**{ratio:.2f}**" if ratio > 2 else f"{ratio:.2f}"
+        mark = f"**{ratio:.3f}**" if ratio > 2 else f"{ratio:.3f}"
         print(f"| {label} | {dr:,} | {di / 1e6:,.2f} M | {qr:,} | {qi / 1e6:,.3f} M | {saved:,.1f}x | {speedup:,.1f}x "
               f"| {mark} |", flush=True)
     print(f"\nworst saved / speed-up: {worst:.2f} (the criterion: <= 2; bold rows miss it)")

@@ -221,7 +221,8 @@ void QporExplorer::execute(UEvent* e, Node& n) {
 
 void QporExplorer::recordMaximal() {
     runs_.noteRun(ex_, result_);
-    std::vector<report::Decision> schedule;
+    std::vector<report::Decision>& schedule = schedule_; // reused: one per complete execution
+    schedule.clear();
     for (size_t i = 0; i + 1 < stack_.size(); ++i) {
         schedule.push_back(stack_[i].decision);
         for (uint32_t c : stack_[i].inner) schedule.push_back({stack_[i].decision.thread, c}); // one per step

@@ -164,6 +164,7 @@ private:
     bool sectionsWidened_ = false; // some section event touches more than its run did (a coarser independence)
     std::optional<std::string> unsupported_;
     std::unordered_set<uint64_t> finals_; // distinct final states of complete executions
+    std::vector<report::Decision> schedule_; // recordMaximal's: the executor decisions of C
 
     // Per execution (rebuilt by every replay): create events, wakers. Thread ids are the executor's, which are
     // canonical (the same logical thread has the same id in every execution).
