@@ -3,10 +3,11 @@
 // to memory words), and the summary of the current configuration C (its "frontier").
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <map>
+#include <memory>
 #include <new>
 #include <unordered_map>
-#include <memory>
 #include <vector>
 
 #include "core/explore/unfolding/Event.h"
