@@ -111,8 +111,16 @@ std::string Memory::describe(uint64_t ptr) const {
     if (!o || o->kind == ObjectKind::Function) return name;
     uint32_t off = pointerOffset(ptr);
     if (off == 0 && !elem) return name;
-    if (elem && off % elem == 0) return name + "[" + std::to_string(off / elem) + "]";
-    return name + "+" + std::to_string(off);
+    // Appended to `name` in place: describing addresses is much of building a counterexample.
+    if (elem && off % elem == 0) {
+        name += '[';
+        name += std::to_string(off / elem);
+        name += ']';
+    } else {
+        name += '+';
+        name += std::to_string(off);
+    }
+    return name;
 }
 
 std::string Memory::objectName(uint32_t id, uint32_t* elemSize) const {
@@ -131,8 +139,10 @@ std::string Memory::objectName(uint32_t id, uint32_t* elemSize) const {
         elem = program_.allocas[o->info].elemSize;
         break;
     case ObjectKind::Heap: {
-        auto l = program_.sourceLocation(o->info);
-        name = "heap@" + std::to_string(l.line) + "#" + std::to_string(id & 0xFFFFF);
+        name = "heap@";
+        name += std::to_string(program_.sourceLine(o->info));
+        name += '#';
+        name += std::to_string(id & 0xFFFFF);
         break;
     }
     case ObjectKind::Function: name = program_.functions[o->info].name; break;

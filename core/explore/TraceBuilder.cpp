@@ -1,8 +1,11 @@
 #include "core/explore/TraceBuilder.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <span>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "core/explore/Explorer.h"
@@ -23,26 +26,38 @@ static int64_t signedValue(uint64_t v, uint32_t size) {
 }
 
 namespace {
+// The parts concatenated into one string of the exact size: one allocation, where a chain of `+` makes a temporary
+// per operand (a counterexample is built once per distinct error, and on a small exploration that is a good part of
+// the run: bench/README.md).
+std::string concat(std::initializer_list<std::string_view> parts) {
+    size_t n = 0;
+    for (std::string_view p : parts) n += p.size();
+    std::string out;
+    out.reserve(n);
+    for (std::string_view p : parts) out += p;
+    return out;
+}
+
 // `v` is ex.describeAddress(e.addr), which the caller may have computed already.
 std::string describeEventAt(const exec::Executor& ex, const Event& e, const std::string& v) {
     switch (e.kind) {
-    case EventKind::Read: return "R " + v + " = " + std::to_string(signedValue(e.value, e.size));
-    case EventKind::Write: return "W " + v + " = " + std::to_string(signedValue(e.value, e.size));
+    case EventKind::Read: return concat({"R ", v, " = ", std::to_string(signedValue(e.value, e.size))});
+    case EventKind::Write: return concat({"W ", v, " = ", std::to_string(signedValue(e.value, e.size))});
     case EventKind::Rmw:
-        return "RMW " + v + " " + std::to_string(signedValue(e.value, e.size)) + "→" +
-               std::to_string(signedValue(e.value2, e.size));
-    case EventKind::Copy: return "copy " + ex.describeAddress(e.addr2) + " → " + v;
-    case EventKind::Free: return "free " + v;
-    case EventKind::Lock: return "lock " + v;
-    case EventKind::TryLock: return std::string("trylock ") + v + (e.value ? " (acquired)" : " (busy)");
-    case EventKind::Unlock: return "unlock " + v;
-    case EventKind::CondWait: return "wait " + v + " (releases " + ex.describeAddress(e.addr2) + ")";
-    case EventKind::CondSignal: return "signal " + v;
-    case EventKind::CondBroadcast: return "broadcast " + v;
-    case EventKind::ThreadCreate: return "create thread " + std::to_string(e.value);
-    case EventKind::ThreadJoin: return "join thread " + std::to_string(e.value);
-    case EventKind::ProgramExit: return "exit(" + std::to_string(int64_t(e.value)) + ")";
-    case EventKind::Nondet: return "nondet = " + std::to_string(int64_t(e.value));
+        return concat({"RMW ", v, " ", std::to_string(signedValue(e.value, e.size)), "→",
+                       std::to_string(signedValue(e.value2, e.size))});
+    case EventKind::Copy: return concat({"copy ", ex.describeAddress(e.addr2), " → ", v});
+    case EventKind::Free: return concat({"free ", v});
+    case EventKind::Lock: return concat({"lock ", v});
+    case EventKind::TryLock: return concat({"trylock ", v, e.value ? " (acquired)" : " (busy)"});
+    case EventKind::Unlock: return concat({"unlock ", v});
+    case EventKind::CondWait: return concat({"wait ", v, " (releases ", ex.describeAddress(e.addr2), ")"});
+    case EventKind::CondSignal: return concat({"signal ", v});
+    case EventKind::CondBroadcast: return concat({"broadcast ", v});
+    case EventKind::ThreadCreate: return concat({"create thread ", std::to_string(e.value)});
+    case EventKind::ThreadJoin: return concat({"join thread ", std::to_string(e.value)});
+    case EventKind::ProgramExit: return concat({"exit(", std::to_string(int64_t(e.value)), ")"});
+    case EventKind::Nondet: return concat({"nondet = ", std::to_string(int64_t(e.value))});
     case EventKind::Fence: return "fence";
     }
     return std::string(model::eventKindName(e.kind));
@@ -68,16 +83,12 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         report::TraceStep& s = out.trace.emplace_back(); // filled in place (reserved above): no moves
         s.step = uint32_t(i + 1);
         s.thread = e.tid;
-        s.location = prog.sourceLocation(e.loc);
-        s.operation = std::string(model::eventKindName(e.kind));
-        // Computed once per step (the step and its graph node both show it): a counterexample is built once per
-        // distinct error, which on a small exploration is a good part of the run.
-        // Only an event on an object names one (a create, join, exit or nondet does not): describing an address
-        // is most of a step's cost.
-        const bool onObject =
-            e.isMemory() || e.isMutexOp() || e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast;
-        const std::string var = onObject ? ex.describeAddress(e.addr) : std::string();
-        if (onObject) s.variable = var;
+        prog.sourceLocationInto(e.loc, s.location);
+        s.operation = model::eventKindName(e.kind);
+        // Computed once per step (the step and its graph node both show it), and only for an event on an object
+        // (a create, join, exit or nondet names none): describing an address is a good part of a step's cost.
+        if (e.isMemory() || e.isMutexOp() || e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
+            s.variable = ex.describeAddress(e.addr);
         if (e.kind == EventKind::Read || e.kind == EventKind::Write || e.kind == EventKind::Rmw || e.kind == EventKind::Nondet)
             s.value = e.kind == EventKind::Nondet ? int64_t(e.value)
                                                   : signedValue(e.kind == EventKind::Rmw ? e.value2 : e.value, e.size);
@@ -87,7 +98,11 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         if (e.kind == EventKind::TryLock) s.detail = e.value ? "acquired" : "busy";
         if (e.kind == EventKind::Copy) s.detail = "from " + ex.describeAddress(e.addr2);
         if (int(i) == raceA || int(i) == raceB) s.detail += (s.detail.empty() ? "" : "; ") + std::string("racing access");
-        out.graph.nodes.push_back({uint32_t(i), e.tid, describeEventAt(ex, e, var), s.location});
+        report::GraphNode& g = out.graph.nodes.emplace_back(); // in place too
+        g.id = uint32_t(i);
+        g.thread = e.tid;
+        g.label = describeEventAt(ex, e, s.variable);
+        g.location = s.location;
     }
     // A deadlock ends with the operation each blocked thread waits to perform.
     if (out.kind == report::ErrorKind::Deadlock) {

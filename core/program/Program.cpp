@@ -16,13 +16,20 @@ const char* builtinName(Builtin b) {
 
 report::SourceLocation Program::sourceLocation(uint32_t loc) const {
     report::SourceLocation r;
-    if (loc >= locations.size()) return r;
-    const Location& l = locations[loc];
-    if (l.file < files.size()) r.file = files[l.file];
-    r.line = l.line;
-    r.column = l.column;
-    if (l.function < functions.size()) r.function = functions[l.function].name;
+    sourceLocationInto(loc, r);
     return r;
+}
+
+void Program::sourceLocationInto(uint32_t loc, report::SourceLocation& out) const {
+    out.file.clear();
+    out.function.clear();
+    out.line = out.column = 0;
+    if (loc >= locations.size()) return;
+    const Location& l = locations[loc];
+    if (l.file < files.size()) out.file = files[l.file];
+    out.line = l.line;
+    out.column = l.column;
+    if (l.function < functions.size()) out.function = functions[l.function].name;
 }
 
 namespace {

@@ -151,6 +151,8 @@ struct Program {
         return obj >= first && obj < first + functions.size() ? obj - first : ~0u;
     }
     report::SourceLocation sourceLocation(uint32_t loc) const;
+    void sourceLocationInto(uint32_t loc, report::SourceLocation& out) const; // reuses out's strings
+    uint32_t sourceLine(uint32_t loc) const { return loc < locations.size() ? locations[loc].line : 0; }
 };
 
 // Computes Program::fingerprint from everything but source positions.
