@@ -1,7 +1,7 @@
 #include "core/explore/TraceBuilder.h"
 
 #include <algorithm>
-#include <initializer_list>
+#include <charconv>
 #include <map>
 #include <span>
 #include <string>
@@ -26,46 +26,65 @@ static int64_t signedValue(uint64_t v, uint32_t size) {
 }
 
 namespace {
-// The parts concatenated into one string of the exact size: one allocation, where a chain of `+` makes a temporary
-// per operand (a counterexample is built once per distinct error, and on a small exploration that is a good part of
-// the run: bench/README.md).
-std::string concat(std::initializer_list<std::string_view> parts) {
-    size_t n = 0;
-    for (std::string_view p : parts) n += p.size();
-    std::string out;
-    out.reserve(n);
-    for (std::string_view p : parts) out += p;
-    return out;
+void appendInt(std::string& out, int64_t v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
 }
 
-// `v` is ex.describeAddress(e.addr), which the caller may have computed already.
-std::string describeEventAt(const exec::Executor& ex, const Event& e, const std::string& v) {
+// The event's label ("W x = 1") into `out`, built in place from its parts: a counterexample is built once per
+// distinct error, and on a small exploration that is a good part of the run (bench/README.md), where a chain of `+`
+// or std::to_string made a temporary string per part. `v` names e.addr (the caller has it already).
+void describeEventInto(std::string& out, const exec::Executor& ex, const Event& e, std::string_view v) {
+    out.clear();
+    auto value = [&](uint64_t x) { appendInt(out, signedValue(x, e.size)); };
     switch (e.kind) {
-    case EventKind::Read: return concat({"R ", v, " = ", std::to_string(signedValue(e.value, e.size))});
-    case EventKind::Write: return concat({"W ", v, " = ", std::to_string(signedValue(e.value, e.size))});
+    case EventKind::Read: out.append("R ").append(v).append(" = "), value(e.value); return;
+    case EventKind::Write: out.append("W ").append(v).append(" = "), value(e.value); return;
     case EventKind::Rmw:
-        return concat({"RMW ", v, " ", std::to_string(signedValue(e.value, e.size)), "→",
-                       std::to_string(signedValue(e.value2, e.size))});
-    case EventKind::Copy: return concat({"copy ", ex.describeAddress(e.addr2), " → ", v});
-    case EventKind::Free: return concat({"free ", v});
-    case EventKind::Lock: return concat({"lock ", v});
-    case EventKind::TryLock: return concat({"trylock ", v, e.value ? " (acquired)" : " (busy)"});
-    case EventKind::Unlock: return concat({"unlock ", v});
-    case EventKind::CondWait: return concat({"wait ", v, " (releases ", ex.describeAddress(e.addr2), ")"});
-    case EventKind::CondSignal: return concat({"signal ", v});
-    case EventKind::CondBroadcast: return concat({"broadcast ", v});
-    case EventKind::ThreadCreate: return concat({"create thread ", std::to_string(e.value)});
-    case EventKind::ThreadJoin: return concat({"join thread ", std::to_string(e.value)});
-    case EventKind::ProgramExit: return concat({"exit(", std::to_string(int64_t(e.value)), ")"});
-    case EventKind::Nondet: return concat({"nondet = ", std::to_string(int64_t(e.value))});
-    case EventKind::Fence: return "fence";
+        out.append("RMW ").append(v).append(" "), value(e.value);
+        out.append("→"), value(e.value2);
+        return;
+    case EventKind::Copy: out.append("copy ").append(ex.describeAddress(e.addr2)).append(" → ").append(v); return;
+    case EventKind::Free: out.append("free ").append(v); return;
+    case EventKind::Lock: out.append("lock ").append(v); return;
+    case EventKind::TryLock: out.append("trylock ").append(v).append(e.value ? " (acquired)" : " (busy)"); return;
+    case EventKind::Unlock: out.append("unlock ").append(v); return;
+    case EventKind::CondWait:
+        out.append("wait ").append(v).append(" (releases ").append(ex.describeAddress(e.addr2)).append(")");
+        return;
+    case EventKind::CondSignal: out.append("signal ").append(v); return;
+    case EventKind::CondBroadcast: out.append("broadcast ").append(v); return;
+    case EventKind::ThreadCreate: out.append("create thread "), appendInt(out, int64_t(e.value)); return;
+    case EventKind::ThreadJoin: out.append("join thread "), appendInt(out, int64_t(e.value)); return;
+    case EventKind::ProgramExit: out.append("exit("), appendInt(out, int64_t(e.value)), out.append(")"); return;
+    case EventKind::Nondet: out.append("nondet = "), appendInt(out, int64_t(e.value)); return;
+    case EventKind::Fence: out.append("fence"); return;
     }
-    return std::string(model::eventKindName(e.kind));
+    out.append(model::eventKindName(e.kind));
 }
+
+// Each address described once per counterexample: a trace names the same few variables over and over, and
+// describing one builds its name from the memory's object table.
+class AddressNames {
+public:
+    explicit AddressNames(const exec::Executor& ex) : ex_(ex) {}
+    const std::string& of(uint64_t addr) {
+        for (const auto& [a, name] : seen_)
+            if (a == addr) return name;
+        return seen_.emplace_back(addr, ex_.describeAddress(addr)).second;
+    }
+
+private:
+    const exec::Executor& ex_;
+    std::vector<std::pair<uint64_t, std::string>> seen_; // few: searched linearly
+};
 } // namespace
 
 std::string describeEvent(const exec::Executor& ex, const Event& e) {
-    return describeEventAt(ex, e, ex.describeAddress(e.addr));
+    std::string out;
+    describeEventInto(out, ex, e, ex.describeAddress(e.addr));
+    return out;
 }
 
 void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, const CounterexampleCut& cut) {
@@ -76,6 +95,7 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
     const program::Program& prog = ex.program();
     out.trace.clear();
     out.graph = {};
+    AddressNames names(ex);
     out.trace.reserve(events.size() + ex.numThreads() + 1);
     out.graph.nodes.reserve(events.size() + ex.numThreads() + 1);
     for (size_t i = 0; i < events.size(); ++i) {
@@ -88,7 +108,7 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         // Computed once per step (the step and its graph node both show it), and only for an event on an object
         // (a create, join, exit or nondet names none): describing an address is a good part of a step's cost.
         if (e.isMemory() || e.isMutexOp() || e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
-            s.variable = ex.describeAddress(e.addr);
+            s.variable = names.of(e.addr);
         if (e.kind == EventKind::Read || e.kind == EventKind::Write || e.kind == EventKind::Rmw || e.kind == EventKind::Nondet)
             s.value = e.kind == EventKind::Nondet ? int64_t(e.value)
                                                   : signedValue(e.kind == EventKind::Rmw ? e.value2 : e.value, e.size);
@@ -101,8 +121,7 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         report::GraphNode& g = out.graph.nodes.emplace_back(); // in place too
         g.id = uint32_t(i);
         g.thread = e.tid;
-        g.label = describeEventAt(ex, e, s.variable);
-        g.location = s.location;
+        describeEventInto(g.label, ex, e, s.variable);
     }
     // A deadlock ends with the operation each blocked thread waits to perform.
     if (out.kind == report::ErrorKind::Deadlock) {
@@ -117,19 +136,21 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
             s.variable = v.state == exec::ThreadState::BlockedJoin ? "" : ex.describeAddress(v.waitObject);
             s.detail = ex.describeBlocked(t);
             out.trace.push_back(s);
-            out.graph.nodes.push_back({uint32_t(out.graph.nodes.size()), t, "blocked: " + s.detail, s.location});
+            out.graph.nodes.push_back({uint32_t(out.graph.nodes.size()), t, "blocked: " + s.detail});
         }
     }
-    // The failing operation itself, when the execution stopped at an error.
+    // The failing operation itself, when the execution stopped at an error. (Node ids are trace indices: the
+    // node's location is its step's.)
     if (cut.error) {
+        const uint32_t at = uint32_t(out.trace.size());
         report::TraceStep s;
-        s.step = uint32_t(events.size() + 1);
+        s.step = at + 1;
         s.thread = cut.error->thread;
         s.location = prog.sourceLocation(cut.error->loc);
         s.operation = "error";
         s.detail = cut.error->message;
         out.trace.push_back(s);
-        out.graph.nodes.push_back({uint32_t(events.size()), s.thread, cut.error->message, s.location});
+        out.graph.nodes.push_back({at, s.thread, cut.error->message});
     }
 
     auto& edges = out.graph.edges;

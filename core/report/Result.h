@@ -47,11 +47,13 @@ struct TraceStep {
 enum class EdgeKind { ProgramOrder, ReadsFrom, Coherence, Sync, Race };
 std::string_view edgeKindName(EdgeKind k);
 
+// A node is a view of one trace step: its location is trace[id].location, kept once (the JSON output repeats it in
+// the node: docs/json-output.md). A counterexample is built once per distinct error, which on a small exploration is
+// a good part of the run, and the copy was an eighth of building one (bench/README.md).
 struct GraphNode {
     uint32_t id = 0;   // = index of the step in the trace
     uint32_t thread = 0;
     std::string label; // "W x = 1"
-    SourceLocation location;
 };
 struct GraphEdge {
     uint32_t from = 0, to = 0;

@@ -29,8 +29,12 @@ void writeDot(std::ostream& os, const report::CheckResult& r) {
     for (const report::GraphNode& n : e.graph.nodes) byThread[n.thread].push_back(&n);
     for (auto& [t, nodes] : byThread) {
         os << "  subgraph cluster_t" << t << " {\n    label=\"thread " << t << "\";\n";
-        for (const report::GraphNode* n : nodes)
-            os << "    n" << n->id << " [label=\"" << escape(n->label) << "\\n" << escape(n->location.file.substr(n->location.file.rfind('/') + 1)) << ":" << n->location.line << "\"];\n";
+        for (const report::GraphNode* n : nodes) {
+            static const report::SourceLocation unknown;
+            const report::SourceLocation& where = n->id < e.trace.size() ? e.trace[n->id].location : unknown;
+            os << "    n" << n->id << " [label=\"" << escape(n->label) << "\\n"
+               << escape(where.file.substr(where.file.rfind('/') + 1)) << ":" << where.line << "\"];\n";
+        }
         os << "  }\n";
     }
     for (const report::GraphEdge& g : e.graph.edges) {

@@ -40,7 +40,6 @@ LocationMap LocationMap::fromTokens(const report::CheckResult& r, const std::str
         add(e.location);
         if (e.otherLocation) add(*e.otherLocation);
         for (const report::TraceStep& s : e.trace) add(s.location);
-        for (const report::GraphNode& n : e.graph.nodes) add(n.location);
     }
     return m;
 }
@@ -57,7 +56,6 @@ void LocationMap::apply(report::ErrorReport& e) const {
     apply(e.location);
     if (e.otherLocation) apply(*e.otherLocation);
     for (report::TraceStep& s : e.trace) apply(s.location);
-    for (report::GraphNode& n : e.graph.nodes) apply(n.location);
 }
 
 void LocationMap::apply(report::CheckResult& r) const {

@@ -33,7 +33,10 @@ json toJSON(const report::ErrorReport& e) {
     }
     json nodes = json::array(), edges = json::array();
     for (const report::GraphNode& n : e.graph.nodes)
-        nodes.push_back({{"id", n.id}, {"thread", n.thread}, {"label", n.label}, {"location", toJSON(n.location)}});
+        nodes.push_back({{"id", n.id},
+                         {"thread", n.thread},
+                         {"label", n.label},
+                         {"location", toJSON(n.id < e.trace.size() ? e.trace[n.id].location : report::SourceLocation{})}});
     for (const report::GraphEdge& g : e.graph.edges)
         edges.push_back({{"from", g.from}, {"to", g.to}, {"kind", report::edgeKindName(g.kind)}});
     json schedule = json::array();
