@@ -149,14 +149,46 @@ FoundError raceError(const exec::Executor& ex, uint32_t first, uint32_t second) 
     return f;
 }
 
+namespace {
+// A race the detector met at an event: counted once per execution (`seen`), reported when new. Returns true when
+// the exploration should stop.
+bool noteRace(ErrorCollector& errors, const exec::Executor& ex, const std::vector<report::Decision>& schedule,
+              const ErrorKey& key, uint32_t first, uint32_t second) {
+    if (errors.known(key)) return false;
+    FoundError f = raceError(ex, first, second);
+    return errors.add(f.key, std::move(f.report), ex, schedule, f.cut);
+}
+
+bool addTerminalErrors(ErrorCollector& errors, const exec::Executor& ex,
+                       const std::vector<report::Decision>& schedule) {
+    bool stop = false;
+    for (FoundError& f : terminalErrors(ex)) {
+        if (stop) break;
+        stop |= errors.add(f.key, std::move(f.report), ex, schedule, f.cut);
+    }
+    return stop;
+}
+
+// A race needs a non-atomic access (RaceDetector::checkRange): an execution with none — every anchor program
+// built with -DUSE_ATOMICS — skips the vector clocks.
+bool hasPlainAccess(const std::vector<model::Event>& trace) {
+    return std::any_of(trace.begin(), trace.end(), [](const model::Event& e) { return e.isMemory() && !e.atomic; });
+}
+
+// Every field the detector and the race reports read.
+bool sameEvent(const model::Event& a, const model::Event& b) {
+    return a.kind == b.kind && a.atomic == b.atomic && a.rmwWrote == b.rmwWrote && a.builtin == b.builtin &&
+           a.size == b.size && a.size2 == b.size2 && a.tid == b.tid && a.indexInThread == b.indexInThread &&
+           a.loc == b.loc && a.addr == b.addr && a.addr2 == b.addr2 && a.value == b.value && a.value2 == b.value2 &&
+           a.span == b.span && a.span2 == b.span2;
+}
+} // namespace
+
 bool collectErrors(ErrorCollector& errors, RaceDetector* races, const exec::Executor& ex,
                    const std::vector<report::Decision>& schedule) {
     bool stop = false;
-    // A race needs a non-atomic access (RaceDetector::checkRange): an execution with none — every anchor program
-    // built with -DUSE_ATOMICS — skips the vector clocks.
     const auto& trace = ex.trace();
-    auto plain = [](const model::Event& e) { return e.isMemory() && !e.atomic; };
-    if (races && std::any_of(trace.begin(), trace.end(), plain)) {
+    if (races && hasPlainAccess(trace)) {
         races->reset();
         std::vector<ErrorKey> seen; // a race counts once per execution, however often it recurs in it
         for (uint32_t i = 0; i < trace.size() && !stop; ++i)
@@ -165,17 +197,47 @@ bool collectErrors(ErrorCollector& errors, RaceDetector* races, const exec::Exec
                     ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
                     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
                     seen.push_back(key);
-                    if (errors.known(key)) continue;
-                    FoundError f = raceError(ex, r.first, r.second);
-                    stop |= errors.add(f.key, std::move(f.report), ex, schedule, f.cut);
-                    if (stop) break;
+                    if ((stop = noteRace(errors, ex, schedule, key, r.first, r.second))) break;
                 }
     }
-    for (FoundError& f : terminalErrors(ex)) {
-        if (stop) break;
-        stop |= errors.add(f.key, std::move(f.report), ex, schedule, f.cut);
+    return stop || addTerminalErrors(errors, ex, schedule);
+}
+
+bool IncrementalRaces::collect(ErrorCollector& errors, bool detect, const exec::Executor& ex,
+                               const std::vector<report::Decision>& schedule) {
+    bool stop = false;
+    const auto& trace = ex.trace();
+    if (detect && hasPlainAccess(trace)) {
+        // The longest common prefix with what the detector was fed; the detector goes back to it.
+        size_t common = 0;
+        const size_t most = std::min(trace.size(), fedEvents_.size());
+        while (common < most && sameEvent(trace[common], fedEvents_[common])) ++common;
+        detector_.rollback(common);
+        fedEvents_.resize(common);
+        while (!met_.empty() && met_.back().at >= common) met_.pop_back();
+        reused_ += common;
+        // The races met in the prefix, in the order met, as a pass from the start would meet them again.
+        for (const Met& m : met_)
+            if ((stop = noteRace(errors, ex, schedule, m.key, m.first, m.second))) break;
+        for (uint32_t i = uint32_t(common); i < trace.size() && !stop; ++i) {
+            fedEvents_.push_back(trace[i]);
+            ++fed_;
+            if (!detector_.onEvent(trace[i], i)) continue;
+            for (const auto& r : detector_.races()) {
+                ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
+                if (std::any_of(met_.begin(), met_.end(), [&](const Met& m) { return m.key == key; })) continue;
+                met_.push_back({i, key, r.first, r.second});
+                if ((stop = noteRace(errors, ex, schedule, key, r.first, r.second))) break;
+            }
+        }
+        // The races of the last event fed were not all met: start afresh should it be called again.
+        if (stop) {
+            detector_.reset();
+            fedEvents_.clear();
+            met_.clear();
+        }
     }
-    return stop;
+    return stop || addTerminalErrors(errors, ex, schedule);
 }
 
 void RunLog::noteRun(const exec::Executor& ex, report::CheckResult& r) {

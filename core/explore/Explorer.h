@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/exec/Executor.h"
+#include "core/explore/RaceDetector.h"
 #include "core/report/Result.h"
 
 namespace skein::explore {
@@ -122,8 +123,35 @@ std::vector<FoundError> terminalErrors(const exec::Executor& ex);
 FoundError raceError(const exec::Executor& ex, uint32_t first, uint32_t second);
 // Records every terminal error and data race of the execution the executor just ran. Returns true when the
 // exploration should stop.
-bool collectErrors(ErrorCollector& errors, class RaceDetector* races, const exec::Executor& ex,
+bool collectErrors(ErrorCollector& errors, RaceDetector* races, const exec::Executor& ex,
                    const std::vector<report::Decision>& schedule);
+
+// collectErrors for an explorer whose consecutive executions share a prefix (qpor: a maximal configuration and
+// the next one share the events below the node the exploration went back to). The detector is rolled back to the
+// longest common prefix of this execution's trace and the last one's, and fed the rest, instead of being fed the
+// whole trace from a reset: equal event sequences leave equal detector states. The same errors, occurrence counts
+// and counterexamples as collectErrors (the races met in the prefix are counted again, in the order met).
+class IncrementalRaces {
+public:
+    IncrementalRaces() { detector_.keepUndo(true); }
+    // As collectErrors(errors, detect ? detector : nullptr, ex, schedule).
+    bool collect(ErrorCollector& errors, bool detect, const exec::Executor& ex,
+                 const std::vector<report::Decision>& schedule);
+    // Trace events the detector was fed (not taken from the shared prefix), for the explorer's counters.
+    uint64_t eventsFed() const { return fed_; }
+    uint64_t eventsReused() const { return reused_; }
+
+private:
+    struct Met { // a distinct race of the events fed, as collectErrors meets it
+        uint32_t at; // the trace index of the event that met it
+        ErrorKey key;
+        uint32_t first, second;
+    };
+    RaceDetector detector_;
+    std::vector<model::Event> fedEvents_; // what the detector was fed: the last trace, as far as it went
+    std::vector<Met> met_;
+    uint64_t fed_ = 0, reused_ = 0;
+};
 
 // What every explorer keeps from the executions it runs as far as they go, besides their errors: instructions,
 // the output of the first complete execution, whether nondet values were sampled, which bounds were hit — and

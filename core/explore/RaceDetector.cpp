@@ -11,6 +11,38 @@ void RaceDetector::reset() {
     shadow_.clear();
     accesses_.clear();
     races_.clear();
+    log_.clear();
+    saved_.clear();
+    marks_.clear();
+}
+
+void RaceDetector::rollback(size_t n) {
+    if (n >= marks_.size()) return;
+    const Mark m = marks_[n];
+    while (log_.size() > m.log) {
+        const Undo u = log_.back();
+        log_.pop_back();
+        auto* shadow = reinterpret_cast<Shadow*>(u.at);
+        auto* clock = reinterpret_cast<Clock*>(u.at);
+        switch (u.kind) {
+        case Undo::Kind::ThreadEntry: threads_[u.at][u.idx] = u.old; break;
+        case Undo::Kind::ClockEntry: (*clock)[u.idx] = u.old; break;
+        case Undo::Kind::LockClock:
+            *clock = std::move(saved_.back());
+            saved_.pop_back();
+            break;
+        case Undo::Kind::LastWrite: shadow->lastWrite = int32_t(u.old); break;
+        case Undo::Kind::Reads:
+            shadow->reads = std::move(saved_.back());
+            saved_.pop_back();
+            break;
+        case Undo::Kind::ReadAt: shadow->reads[u.idx] = u.old; break;
+        case Undo::Kind::ReadPush: shadow->reads.pop_back(); break;
+        }
+    }
+    accesses_.resize(m.accesses);
+    marks_.resize(n);
+    races_.clear();
 }
 
 RaceDetector::Clock& RaceDetector::clock(model::ThreadId t) {
@@ -20,9 +52,13 @@ RaceDetector::Clock& RaceDetector::clock(model::ThreadId t) {
     return c;
 }
 
-void RaceDetector::join(Clock& into, const Clock& from) {
+void RaceDetector::join(Clock& into, const Clock& from, Undo::Kind kind, uintptr_t at) {
     if (into.size() < from.size()) into.resize(from.size(), 0);
-    for (size_t i = 0; i < from.size(); ++i) into[i] = std::max(into[i], from[i]);
+    for (size_t i = 0; i < from.size(); ++i)
+        if (from[i] > into[i]) {
+            if (undo_) log_.push_back({kind, uint32_t(i), into[i], at});
+            into[i] = from[i];
+        }
 }
 
 bool RaceDetector::ordered(const Access& a, model::ThreadId t) {
@@ -56,6 +92,13 @@ bool RaceDetector::checkRange(uint64_t lo, uint64_t hi, bool write, const Access
         if (s.lastWrite >= 0) report(uint32_t(s.lastWrite));
         if (write) {
             for (uint32_t r : s.reads) report(r);
+            if (undo_) {
+                log_.push_back({Undo::Kind::LastWrite, 0, uint32_t(s.lastWrite), uintptr_t(&s)});
+                if (!s.reads.empty()) {
+                    log_.push_back({Undo::Kind::Reads, 0, 0, uintptr_t(&s)});
+                    saved_.push_back(std::move(s.reads));
+                }
+            }
             s.lastWrite = int32_t(self);
             s.reads.clear();
         } else {
@@ -63,10 +106,14 @@ bool RaceDetector::checkRange(uint64_t lo, uint64_t hi, bool write, const Access
             bool replaced = false;
             for (uint32_t& r : s.reads)
                 if (accesses_[r].tid == acc.tid) {
+                    if (undo_) log_.push_back({Undo::Kind::ReadAt, uint32_t(&r - s.reads.data()), r, uintptr_t(&s)});
                     r = self;
                     replaced = true;
                 }
-            if (!replaced) s.reads.push_back(self);
+            if (!replaced) {
+                if (undo_) log_.push_back({Undo::Kind::ReadPush, 0, 0, uintptr_t(&s)});
+                s.reads.push_back(self);
+            }
         }
     }
     return raced;
@@ -74,24 +121,35 @@ bool RaceDetector::checkRange(uint64_t lo, uint64_t hi, bool write, const Access
 
 bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
     races_.clear();
+    if (undo_) marks_.push_back({log_.size(), saved_.size(), accesses_.size()});
+    constexpr auto kThread = Undo::Kind::ThreadEntry;
     Clock& c = clock(e.tid);
+    if (undo_) log_.push_back({kThread, e.tid, c[e.tid], e.tid});
     c[e.tid]++;
+    auto release = [&](uint64_t lock) { // locks_[lock] = c
+        Clock& l = locks_[lock];
+        if (undo_) {
+            log_.push_back({Undo::Kind::LockClock, 0, 0, uintptr_t(&l)});
+            saved_.push_back(std::move(l));
+        }
+        l = c;
+    };
     switch (e.kind) {
-    case EventKind::Lock: join(c, locks_[e.addr]); return false;
+    case EventKind::Lock: join(c, locks_[e.addr], kThread, e.tid); return false;
     case EventKind::TryLock:
-        if (e.value) join(c, locks_[e.addr]);
+        if (e.value) join(c, locks_[e.addr], kThread, e.tid);
         return false;
-    case EventKind::Unlock: locks_[e.addr] = c; return false;
-    case EventKind::CondWait: locks_[e.addr2] = c; return false;
+    case EventKind::Unlock: release(e.addr); return false;
+    case EventKind::CondWait: release(e.addr2); return false;
     case EventKind::ThreadCreate: {
         Clock parent = c;
         Clock& child = clock(model::ThreadId(e.value));
-        join(child, parent);
+        join(child, parent, kThread, e.value);
         return false;
     }
     case EventKind::ThreadJoin: {
         Clock child = clock(model::ThreadId(e.value));
-        join(clock(e.tid), child);
+        join(clock(e.tid), child, kThread, e.tid);
         return false;
     }
     default: break;
@@ -99,7 +157,7 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
     if (!e.isMemory()) return false;
     Access acc{index, e.tid, c[e.tid], e.atomic};
     bool raced = false;
-    if (e.atomic && e.reads()) join(c, atomics_[e.addr]);
+    if (e.atomic && e.reads()) join(c, atomics_[e.addr], kThread, e.tid);
     for (int k = 0; k < 2; ++k) {
         auto [lo, hi] = e.readRange(k);
         if (lo < hi && e.kind != EventKind::Rmw) raced |= checkRange(lo, hi, false, acc);
@@ -110,7 +168,10 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
     } else if (wlo < whi) {
         raced |= checkRange(wlo, whi, true, acc);
     }
-    if (e.atomic && e.writes()) join(atomics_[e.addr], clock(e.tid));
+    if (e.atomic && e.writes()) {
+        Clock& a = atomics_[e.addr];
+        join(a, clock(e.tid), Undo::Kind::ClockEntry, uintptr_t(&a));
+    }
     return raced;
 }
 

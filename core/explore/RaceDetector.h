@@ -22,6 +22,13 @@ public:
     bool onEvent(const model::Event& e, uint32_t index);
     const std::vector<Race>& races() const { return races_; }
 
+    // Rolling back, for an explorer whose consecutive executions share a prefix (qpor: IncrementalRaces). With
+    // undo kept, every change an event makes is logged, so that rollback(n) returns the detector to its state
+    // after the first n events fed since the reset, for less than feeding those n again.
+    void keepUndo(bool on) { undo_ = on; }
+    size_t fed() const { return marks_.size(); } // events fed since the reset (with undo kept)
+    void rollback(size_t n);
+
 private:
     using Clock = std::vector<uint32_t>;
     struct Access {
@@ -40,8 +47,35 @@ private:
     std::vector<Access> accesses_;
     std::vector<Race> races_; // of the last event
 
+    // The undo log. A clock entry of 0 and an absent one mean the same (epochs start at 1), as do an empty clock
+    // or shadow and an absent one: growing a clock or adding a map entry needs no undo. `at` names what changed:
+    // a thread id for ThreadEntry (threads_ may move its clocks), else the clock or shadow itself (the elements of
+    // an unordered_map stay where they are until erased, and only reset() erases), so that undoing looks nothing up.
+    struct Undo {
+        enum class Kind : uint8_t {
+            ThreadEntry, // threads_[at][idx] was `old`
+            ClockEntry,  // (*Clock*)at)[idx] was `old` (an atomic location's clock)
+            LockClock,   // *(Clock*)at was saved_.back()
+            LastWrite,   // ((Shadow*)at)->lastWrite was int32_t(old)
+            Reads,       // ((Shadow*)at)->reads was saved_.back() (a write cleared it)
+            ReadAt,      // ((Shadow*)at)->reads[idx] was `old`
+            ReadPush,    // ((Shadow*)at)->reads had one read less
+        };
+        Kind kind;
+        uint32_t idx = 0, old = 0;
+        uintptr_t at = 0;
+    };
+    struct Mark { // before each event fed
+        size_t log, saved, accesses;
+    };
+    bool undo_ = false;
+    std::vector<Undo> log_;
+    std::vector<Clock> saved_; // the vectors LockClock and Reads replaced, in log order
+    std::vector<Mark> marks_;
+
     Clock& clock(model::ThreadId t);
-    static void join(Clock& into, const Clock& from);
+    // into ⊔= from; `kind` and `at` name `into` for the undo log (ThreadEntry or ClockEntry).
+    void join(Clock& into, const Clock& from, Undo::Kind kind, uintptr_t at);
     bool ordered(const Access& a, model::ThreadId t) ;
     bool checkRange(uint64_t lo, uint64_t hi, bool write, const Access& acc);
 };

@@ -202,7 +202,8 @@ int runBench(const std::vector<std::string>& args) {
                 line << "U peak " << uint64_t(num("u_peak")) << ", alternatives " << uint64_t(num("alternatives")) << " ("
                      << uint64_t(num("alternatives_none")) << " none), comb spike events "
                      << uint64_t(num("comb_spike_events")) << "; time: execute " << pct("ms_execute") << " %, en(C) "
-                     << pct("ms_extensions") << " %, comb " << pct("ms_comb") << " %, cex " << pct("ms_cex") << " %";
+                     << pct("ms_extensions") << " %, comb " << pct("ms_comb") << " %, cex " << pct("ms_cex") << " %, other "
+                     << pct("ms_other") << " %";
                 counters = line.str();
                 std::cout << std::string(18, ' ') << counters << "\n";
             } else if (c.contains("classes")) {

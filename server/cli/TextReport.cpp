@@ -71,7 +71,8 @@ void printText(std::ostream& os, const report::CheckResult& r) {
     auto counter = [&](const char* k) { return s.extra.count(k) ? s.extra.at(k) : 0.0; };
     if (r.algorithm == "qpor" && s.extra.count("u_peak")) {
         uint64_t runs = s.executions + s.blocked + s.bounded + s.ssb;
-        double phases[] = {counter("ms_execute"), counter("ms_extensions"), counter("ms_comb"), counter("ms_cex")};
+        double phases[] = {counter("ms_execute"), counter("ms_extensions"), counter("ms_comb"), counter("ms_cex"),
+                           counter("ms_other")};
         double total = s.elapsedMs > 0 ? s.elapsedMs : 1;
         auto pct = [&](double ms) { return int(100.0 * ms / total + 0.5); };
     auto micros = [](double us) {
@@ -85,7 +86,7 @@ void printText(std::ostream& os, const report::CheckResult& r) {
            << micros(runs ? s.elapsedMs * 1000.0 / double(runs) : 0) << " per execution\n"
            << "            time: running the program " << pct(phases[0]) << " %, en(C) " << pct(phases[1])
            << " %, alternatives (comb) " << pct(phases[2]) << " %, conflicting extensions " << pct(phases[3])
-           << " %\n";
+           << " %, errors, races and the rest " << pct(phases[4]) << " %\n";
     }
     // The vhb explorer's figures (issue 4): classes, closure calls and their cost, non-maximal nodes.
     if (r.algorithm == "vhb" && s.extra.count("classes")) {

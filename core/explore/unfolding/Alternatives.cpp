@@ -14,7 +14,7 @@
 namespace skein::explore::unfolding {
 
 std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
-    auto t0 = PhaseClock::now();
+    phase_.enter(PhaseClock::Comb); // until the next phase: the node's en(C), or the pop
     ++alternatives_;
     // A quick no: every event of an alternative J goes beyond C, so J ∪ C contains an event of en(C) (the first
     // event of J's in some thread: the one event of that thread whose history lies in C and that is compatible
@@ -23,7 +23,6 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     if (std::all_of(en.begin(), en.end(), [](const UEvent* x) { return x->inD > 0; })) {
         ++altFailures_;
         ++altQuickFailures_;
-        tComb_ += PhaseClock::now() - t0;
         return std::nullopt;
     }
     // k events of D: e (the top node's last addition) first, then the most recently added.
@@ -97,7 +96,6 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     }
     if (empty) {
         ++altFailures_;
-        tComb_ += PhaseClock::now() - t0;
         return std::nullopt;
     }
     for (size_t i = 0; i < k; ++i) {
@@ -134,7 +132,6 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         }
     } search{es_, spikes, satisfied, k, combo};
     bool found = k > 0 && search(0);
-    tComb_ += PhaseClock::now() - t0;
     if (!found) {
         ++altFailures_;
         return std::nullopt;

@@ -582,7 +582,7 @@ void QporExplorer::readsFromNewWrite(UEvent* w) {
 }
 
 void QporExplorer::addConflictingExtensions(UEvent* e) {
-    auto t0 = PhaseClock::now();
+    phase_.enter(PhaseClock::Cex); // until the child's en(C)
     // e's action placed earlier depends on [e] only — every read of C that the walk or makeEvent looks at reads a
     // write of e's chain and is in [e] (a read of C outside [e] that is dependent with e would be in conflict with
     // it) — so the placements made when e was executed before are still in U unless pruning dropped events since.
@@ -594,7 +594,6 @@ void QporExplorer::addConflictingExtensions(UEvent* e) {
         ++placementsReused_;
     }
     readsFromNewWrite(e);
-    tCex_ += PhaseClock::now() - t0;
 }
 
 } // namespace skein::explore::unfolding

@@ -100,7 +100,7 @@ void QporExplorer::noteJoin(ThreadId t, ThreadId joined) {
 // state), replaying the decisions of the nodes after it.
 void QporExplorer::ensureExecutorAt(size_t depth) {
     if (exDepth_ == depth) return;
-    auto t0 = PhaseClock::now();
+    phase_.enter(PhaseClock::Execute); // until en(C), which follows
     size_t from = 0;
     for (size_t i = std::min(depth / kSnapshotEvery, snapshots_.size()); i > 0; --i)
         if (snapshots_[i - 1].valid) {
@@ -134,7 +134,6 @@ void QporExplorer::ensureExecutorAt(size_t depth) {
         ++replayedSteps_;
         maybeSnapshot();
     }
-    tExec_ += PhaseClock::now() - t0;
 }
 
 // Called with the executor at state(C_exDepth_) where C_exDepth_ is the stack's prefix: keeps a snapshot there when
@@ -184,7 +183,7 @@ model::Event QporExplorer::stepFor(UEvent* e, ThreadId t, uint32_t choice) {
 
 // Runs e (enabled at C) in the executor and adds it to C with the conflicting extensions it creates.
 void QporExplorer::execute(UEvent* e, Node& n) {
-    auto t0 = PhaseClock::now();
+    phase_.enter(PhaseClock::Execute); // until cex(C), which follows
     // The executor decisions: the thread and, for events with outcomes, the outcome; an atomic section's further
     // steps are recorded too (the counterexample schedules replay step by step).
     const std::vector<uint32_t>* run = runOf(e); // a section with several runs: the outcome of each step
@@ -215,7 +214,6 @@ void QporExplorer::execute(UEvent* e, Node& n) {
         v.state == exec::ThreadState::Stopped || v.pending.kind == EventKind::ThreadJoin)
         autoJoins(n);
     maybeSnapshot();
-    tExec_ += PhaseClock::now() - t0;
     addConflictingExtensions(e);
 }
 
@@ -228,7 +226,7 @@ void QporExplorer::recordMaximal() {
         for (uint32_t c : stack_[i].inner) schedule.push_back({stack_[i].decision.thread, c}); // one per step
         for (ThreadId t : stack_[i].joins) schedule.push_back({t, 0});
     }
-    if (collectErrors(errors_, opts_.detectRaces ? &races_ : nullptr, ex_, schedule)) stop_ = true;
+    if (races_.collect(errors_, opts_.detectRaces, ex_, schedule)) stop_ = true;
     if (runs_.count(ex_, result_.stats)) stop_ = true;
     if (ex_.status() == ExecStatus::Finished) finals_.insert(ex_.finalStateHash());
     else if (ex_.status() == ExecStatus::Running && blockedSectionFinals()) {
@@ -241,6 +239,7 @@ void QporExplorer::recordMaximal() {
 // event's history needs. Amortised: only when U has doubled since the last pruning.
 void QporExplorer::prune() {
     if (es_.uSize() < pruneThreshold_) return;
+    phase_.enter(PhaseClock::Other); // until the parent's Alt
     std::vector<UEvent*> D;
     for (const Node& n : stack_.live()) D.insert(D.end(), n.Dlocal.begin(), n.Dlocal.end());
     std::vector<UEvent*> drop;
@@ -273,6 +272,7 @@ void QporExplorer::prune() {
 }
 
 void QporExplorer::popNode() {
+    // Counted in the phase it follows (its Alt or en(C)), but for pruning (prune()): a few stores otherwise.
     Node& n = stack_.back();
     for (UEvent* d : n.Dlocal) d->inD--;
     stack_.pop();
@@ -305,11 +305,14 @@ void QporExplorer::popNode() {
     st.extra["placements_cut"] = double(placementsCut_);
     st.extra["snapshots_taken"] = double(snapshotsTaken_);
     st.extra["snapshots_restored"] = double(snapshotsRestored_);
+    st.extra["race_events_fed"] = double(races_.eventsFed());
+    st.extra["race_events_reused"] = double(races_.eventsReused());
     st.extra["replayed_steps"] = double(replayedSteps_);
-    st.extra["ms_execute"] = phase_.toMs(tExec_);
-    st.extra["ms_extensions"] = phase_.toMs(tEx_);
-    st.extra["ms_comb"] = phase_.toMs(tComb_);
-    st.extra["ms_cex"] = phase_.toMs(tCex_);
+    st.extra["ms_execute"] = phase_.ms(PhaseClock::Execute);
+    st.extra["ms_extensions"] = phase_.ms(PhaseClock::Extensions);
+    st.extra["ms_comb"] = phase_.ms(PhaseClock::Comb);
+    st.extra["ms_cex"] = phase_.ms(PhaseClock::Cex);
+    st.extra["ms_other"] = phase_.ms(PhaseClock::Other);
     st.extra["section_restarts"] = restarts_;
 }
 
@@ -323,9 +326,8 @@ report::CheckResult QporExplorer::run() {
         Node& n = stack_[d];
         if (n.choose) {
             ensureExecutorAt(d);
-            auto t0 = PhaseClock::now();
+            phase_.enter(PhaseClock::Extensions); // and choosing e: until the event's execution or the pop
             const std::vector<UEvent*>& en = enabledEvents(d);
-            tEx_ += PhaseClock::now() - t0;
             peakU_ = std::max<uint64_t>(peakU_, es_.uSize());
             if (unsupported_ || footprintGrew_) break;
             if (kTrace) {
@@ -337,6 +339,7 @@ report::CheckResult QporExplorer::run() {
             }
             if (en.empty()) { // maximal configuration
                 if (kTrace) std::fprintf(stderr, "%*s== maximal (status %d)\n", int(d), "", int(ex_.status()));
+                phase_.enter(PhaseClock::Other);
                 recordMaximal();
                 if (!stop_ && clock_.afterExecution(result_, obs_)) stop_ = true;
                 popNode();
@@ -389,6 +392,7 @@ report::CheckResult QporExplorer::run() {
     }
     runs_.addBoundsTo(result_);
     if (stop_ && (errors_.limitReached() || opts_.stopOnFirstError)) result_.stoppedEarly = true;
+    phase_.enter(PhaseClock::Other); // closes the last phase
     st.elapsedMs = clock_.elapsedMs();
     st.peakRssKb = currentPeakRssKb();
     st.finalStates = finals_.size();

@@ -13,11 +13,16 @@
 
 namespace skein::explore::unfolding {
 
-// Per-phase time accounting, read several times per explored event: the CPU's time-stamp counter where there is
-// one (a few ns, where clock_gettime costs ~25 ns and showed up as 5 % of a run), converted to milliseconds at the
-// end against the steady clock.
+// Per-phase time accounting (issue 3's split: running the program, en(C), the comb, cex(C); `Other` is the rest:
+// the errors, races and counterexamples of maximal configurations, popping the stack). A phase lasts from the switch
+// into it to the next switch, so adjacent phases share one reading of the clock — the CPU's time-stamp counter,
+// which costs ~11 ns here (AMD EPYC under Firecracker: 24 cycles), where clock_gettime costs ~25 ns. Reading it on
+// entry and on exit of every phase, about eight times per explored event, was a tenth of a small exploration
+// (peterson ITERS=1: ~920 readings in ~100 µs); switching reads it about five times per event. The ticks are
+// converted to milliseconds at the end against the steady clock.
 class PhaseClock {
 public:
+    enum Phase : uint8_t { Other, Execute, Extensions, Comb, Cex, kPhases };
     using Ticks = uint64_t;
     static Ticks now() {
 #if defined(__x86_64__)
@@ -26,16 +31,27 @@ public:
         return uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
 #endif
     }
-    PhaseClock() : t0_(now()), s0_(std::chrono::steady_clock::now()) {}
-    double toMs(Ticks t) const {
-        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s0_).count();
-        Ticks total = now() - t0_;
-        return total ? double(t) * ms / double(total) : 0;
+    PhaseClock() : t0_(now()), last_(t0_), s0_(std::chrono::steady_clock::now()) {}
+    // Ends the current phase and starts p.
+    void enter(Phase p) {
+        const Ticks t = now();
+        spent_[current_] += t - last_;
+        last_ = t;
+        current_ = p;
+    }
+    Phase current() const { return current_; }
+    // The time spent in p up to the last switch.
+    double ms(Phase p) const {
+        double total = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s0_).count();
+        Ticks ticks = now() - t0_;
+        return ticks ? double(spent_[p]) * total / double(ticks) : 0;
     }
 
 private:
-    Ticks t0_;
+    Ticks t0_, last_;
     std::chrono::steady_clock::time_point s0_;
+    Ticks spent_[kPhases] = {};
+    Phase current_ = Other;
 };
 
 // Reads of a word grouped by thread (each group in program order), and the choices of a prefix of every group:
@@ -154,7 +170,7 @@ private:
     Frontier F_;
     NodeStack stack_;
     ErrorCollector errors_;
-    RaceDetector races_;
+    IncrementalRaces races_; // rolled back to the prefix shared with the last maximal configuration
     report::CheckResult result_;
     RunLog runs_;
     bool stop_ = false;
@@ -211,7 +227,6 @@ private:
     uint64_t enLookups_ = 0, enReused_ = 0, altQuickFailures_ = 0;
     uint64_t alternatives_ = 0, altFailures_ = 0, combSpikeEvents_ = 0, peakU_ = 0, cexEvents_ = 0;
     PhaseClock phase_;
-    PhaseClock::Ticks tExec_ = 0, tEx_ = 0, tComb_ = 0, tCex_ = 0;
     size_t pruneThreshold_;
     uint64_t stamp_ = 0; // visit marks (UEvent::stamp)
 
