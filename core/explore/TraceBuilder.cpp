@@ -1,12 +1,13 @@
 #include "core/explore/TraceBuilder.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <map>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 
 #include "core/explore/Explorer.h"
 
@@ -63,6 +64,50 @@ void describeEventInto(std::string& out, const exec::Executor& ex, const Event& 
     }
     out.append(model::eventKindName(e.kind));
 }
+
+// The last writer of each byte written: open addressing in one array that doubles when half full, where a hash
+// map made a node per byte (a pointer write is eight), a good part of a short counterexample's allocations.
+class LastWriter {
+public:
+    explicit LastWriter(size_t expected) { grow(std::bit_ceil(std::max<size_t>(16, 2 * expected))); }
+    const uint32_t* find(uint64_t byte) const {
+        const Slot& s = slots_[probe(byte)];
+        return s.byte == byte ? &s.event : nullptr;
+    }
+    void set(uint64_t byte, uint32_t event) {
+        Slot& s = slots_[probe(byte)];
+        if (s.byte == kEmpty) {
+            s.byte = byte;
+            if (++used_ * 2 > slots_.size()) {
+                s.event = event;
+                grow(slots_.size() * 2);
+                return;
+            }
+        }
+        s.event = event;
+    }
+
+private:
+    static constexpr uint64_t kEmpty = UINT64_MAX; // no executor address (object ids are below 2^30)
+    struct Slot {
+        uint64_t byte = kEmpty;
+        uint32_t event = 0;
+    };
+    size_t probe(uint64_t byte) const { // the byte's slot, or the empty one where it would go
+        size_t i = size_t((byte * 0x9E3779B97F4A7C15ull) >> shift_);
+        while (slots_[i].byte != byte && slots_[i].byte != kEmpty) i = (i + 1) & (slots_.size() - 1);
+        return i;
+    }
+    void grow(size_t size) {
+        std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(size));
+        shift_ = unsigned(64 - std::countr_zero(size));
+        for (const Slot& s : old)
+            if (s.byte != kEmpty) slots_[probe(s.byte)] = s;
+    }
+    std::vector<Slot> slots_;
+    size_t used_ = 0;
+    unsigned shift_ = 64;
+};
 
 // Each address described once per counterexample: a trace names the same few variables over and over, and
 // describing one builds its name from the memory's object table.
@@ -163,8 +208,7 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         return v[t];
     };
     std::map<uint64_t, uint32_t> lastUnlock;
-    std::unordered_map<uint64_t, uint32_t> lastWriter; // byte address → event
-    lastWriter.reserve(4 * events.size());
+    LastWriter lastWriter(std::min<size_t>(4 * events.size(), 4096)); // it grows past that as needed
     for (size_t i = 0; i < out.graph.nodes.size(); ++i) {
         model::ThreadId t = out.graph.nodes[i].thread;
         if (uint32_t last = slot(lastOf, t); last != kNone) edges.push_back({last, uint32_t(i), EdgeKind::ProgramOrder});
@@ -191,14 +235,14 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         // rf: from the latest writer of the first byte read (other threads only: po already orders the rest).
         auto [rlo, rhi] = e.readRange(0);
         if (rlo < rhi) {
-            if (auto w = lastWriter.find(rlo); w != lastWriter.end() && events[w->second].tid != e.tid)
-                edges.push_back({w->second, uint32_t(i), EdgeKind::ReadsFrom});
+            if (const uint32_t* w = lastWriter.find(rlo); w && events[*w].tid != e.tid)
+                edges.push_back({*w, uint32_t(i), EdgeKind::ReadsFrom});
         }
         auto [wlo, whi] = e.writeRange();
         if (wlo < whi) {
-            if (auto w = lastWriter.find(wlo); w != lastWriter.end() && events[w->second].tid != e.tid)
-                edges.push_back({w->second, uint32_t(i), EdgeKind::Coherence});
-            for (uint64_t a = wlo; a < whi && a < wlo + 64; ++a) lastWriter[a] = uint32_t(i);
+            if (const uint32_t* w = lastWriter.find(wlo); w && events[*w].tid != e.tid)
+                edges.push_back({*w, uint32_t(i), EdgeKind::Coherence});
+            for (uint64_t a = wlo; a < whi && a < wlo + 64; ++a) lastWriter.set(a, uint32_t(i));
         }
     }
     if (raceA >= 0 && raceB >= 0) edges.push_back({uint32_t(raceA), uint32_t(raceB), EdgeKind::Race});
