@@ -192,6 +192,24 @@ TEST_F(Cli, AssertionFailureIsOne) {
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
 }
 
+// The text report's trace table keeps its columns apart when a file name or a variable is longer than the
+// default column: each step's location is followed by spaces, then the operation.
+TEST_F(Cli, TextTraceColumnsStayApartForLongNames) {
+    Outcome r = run("check " + write("a_rather_long_file_name_for_the_table.c", kRace));
+    ASSERT_EQ(r.exitCode, 1) << r.out << r.err;
+    std::istringstream lines(r.out);
+    std::string line;
+    int steps = 0;
+    const std::regex step(R"(^    \d+ +\d+ +a_rather_long_file_name_for_the_table\.c:\d+ {2,}\S)");
+    while (std::getline(lines, line))
+        if (line.find("a_rather_long_file_name_for_the_table.c:") != std::string::npos && line.rfind("    ", 0) == 0 &&
+            line.find(" at ") == std::string::npos) {
+            EXPECT_TRUE(std::regex_search(line, step)) << line;
+            ++steps;
+        }
+    EXPECT_GT(steps, 2) << r.out;
+}
+
 TEST_F(Cli, DeadlockIsOne) {
     Outcome r = run("check --json " + write("abba.c", kDeadlock));
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
