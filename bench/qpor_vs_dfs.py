@@ -4,8 +4,9 @@
 usage: bench/qpor_vs_dfs.py [--skein build/server/skein] [--cold] [--dfs-runs 3] [--qpor-runs 5] [ROWS=qpor-vs-dfs.rows]
 
 For each row (`program | clang flags`, paths relative to the rows file) both explorers run in child processes:
-dfs median of --dfs-runs, qpor median of --qpor-runs, each timed by its own stats.elapsed_ms (the exploration,
-not start-up or the compile); an exploration under 200 ms is timed 21 times in each process and the process
+dfs median of --dfs-runs, qpor median of --qpor-runs, the two explorers' processes alternating (a burst of load
+from elsewhere then falls on both), each timed by its own stats.elapsed_ms (the exploration, not start-up or the
+compile); an exploration under 200 ms is timed 21 times in each process and the process
 reports their median (`skein check --timed-runs`). "runs" counts every explored execution (complete, blocked and bounded). saved = dfs
 runs / qpor runs, speed-up = dfs ms / qpor ms; the criterion holds when saved / speed-up <= 2.
 
@@ -21,23 +22,39 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from targets import rows  # the rows-file reader (same format)
 
 
-def measure(skein, prog, args, runs):
-    """Median elapsed_ms over `runs` processes. An exploration under 200 ms is timed 21 times in each process
-    (--timed-runs: the process reports their median), since one run of a few dozen microseconds swings 2-3x here."""
-    def one(timed):
-        p = subprocess.run([skein, "check", "--json", *args, f"--timed-runs={timed}", prog], capture_output=True,
-                           text=True)
+class Measure:
+    """One explorer on one row: elapsed_ms of each process. An exploration under 200 ms is timed 21 times in each
+    process (--timed-runs: the process reports their median), since one run of a few dozen microseconds swings 2-3x
+    here."""
+
+    def __init__(self, skein, prog, args):
+        self.skein, self.prog, self.args = skein, prog, args
+        probe = self.one(1)
+        self.timed = 21 if probe[1] < 200 else 1
+        self.out = [probe] if self.timed == 1 else []  # the probe counts only when timed like the others
+
+    def one(self, timed):
+        p = subprocess.run([self.skein, "check", "--json", *self.args, f"--timed-runs={timed}", self.prog],
+                           capture_output=True, text=True)
         j = json.loads(p.stdout)
         s = j["stats"]
         return s["executions"] + s["blocked"] + s["bounded"], s["elapsed_ms"], j["stopped_early"]
 
-    probe = one(1)
-    timed = 21 if probe[1] < 200 else 1
-    # The probe counts as a run only when it is timed like the others.
-    out = [probe] if timed == 1 else []
-    while len(out) < runs:
-        out.append(one(timed))
-    return out[0][0], statistics.median(x[1] for x in out), any(x[2] for x in out)
+    def step(self):
+        self.out.append(self.one(self.timed))
+
+    def result(self):
+        return self.out[0][0], statistics.median(x[1] for x in self.out), any(x[2] for x in self.out)
+
+
+def measure_both(dfs, qpor, dfs_runs, qpor_runs):
+    """The two explorers' processes alternate, so that a stretch of load from elsewhere on this shared machine
+    falls on both rather than on whichever ran during it (a burst once doubled one row's qpor figure)."""
+    while len(dfs.out) < dfs_runs or len(qpor.out) < qpor_runs:
+        if len(qpor.out) < qpor_runs:
+            qpor.step()
+        if len(dfs.out) < dfs_runs and len(dfs.out) * qpor_runs <= len(qpor.out) * dfs_runs:
+            dfs.step()
 
 
 def main():
@@ -56,12 +73,17 @@ def main():
     worst = 0.0
     for prog, args, _, _ in rows(a.rows):
         label = os.path.relpath(prog, os.path.join(here, "..")) + (" " + " ".join(args) if args else "")
-        dr, dm, cut = measure(a.skein, prog, ["--algo=dfs", f"--time-limit={a.dfs_limit}", f"--warm-runs={dw}", *args],
-                              a.dfs_runs)
+        dfs = Measure(a.skein, prog, ["--algo=dfs", f"--time-limit={a.dfs_limit}", f"--warm-runs={dw}", *args])
+        if dfs.out and dfs.out[0][2]:
+            print(f"| {label} | dfs did not finish in {a.dfs_limit:g} s | | | | | | |")
+            continue
+        qpor = Measure(a.skein, prog, ["--algo=qpor", "--alt=optimal", f"--warm-runs={qw}", *args])
+        measure_both(dfs, qpor, a.dfs_runs, a.qpor_runs)
+        dr, dm, cut = dfs.result()
         if cut:
             print(f"| {label} | dfs did not finish in {a.dfs_limit:g} s | | | | | | |")
             continue
-        qr, qm, _ = measure(a.skein, prog, ["--algo=qpor", "--alt=optimal", f"--warm-runs={qw}", *args], a.qpor_runs)
+        qr, qm, _ = qpor.result()
         saved, speedup = dr / max(qr, 1), dm / max(qm, 1e-9)
         ratio = saved / speedup
         worst = max(worst, ratio)
