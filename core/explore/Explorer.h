@@ -133,7 +133,11 @@ bool collectErrors(ErrorCollector& errors, RaceDetector* races, const exec::Exec
 // and counterexamples as collectErrors (the races met in the prefix are counted again, in the order met).
 class IncrementalRaces {
 public:
-    IncrementalRaces() { detector_.keepUndo(true); }
+    IncrementalRaces() {
+        detector_.keepUndo(true);
+        detector_.reserve(64, 128);
+        fedEvents_.reserve(64);
+    }
     // As collectErrors(errors, detect ? detector : nullptr, ex, schedule).
     bool collect(ErrorCollector& errors, bool detect, const exec::Executor& ex,
                  const std::vector<report::Decision>& schedule);

@@ -26,6 +26,16 @@ public:
     // undo kept, every change an event makes is logged, so that rollback(n) returns the detector to its state
     // after the first n events fed since the reset, for less than feeding those n again.
     void keepUndo(bool on) { undo_ = on; }
+    // Buffers for a trace of about `events` events touching about `bytes` bytes, sized once rather than grown by
+    // doubling from one element (qpor's detector lives for one exploration: IncrementalRaces).
+    void reserve(size_t events, size_t bytes) {
+        accesses_.reserve(events);
+        shadow_.reserve(bytes);
+        if (undo_) {
+            log_.reserve(4 * events);
+            marks_.reserve(events);
+        }
+    }
     size_t fed() const { return marks_.size(); } // events fed since the reset (with undo kept)
     void rollback(size_t n);
 
