@@ -150,13 +150,29 @@ FoundError raceError(const exec::Executor& ex, uint32_t first, uint32_t second) 
 }
 
 namespace {
-// A race the detector met at an event: counted once per execution (`seen`), reported when new. Returns true when
-// the exploration should stop.
+// A race of the execution: counted (known) or reported when new. Returns true when the exploration should stop.
 bool noteRace(ErrorCollector& errors, const exec::Executor& ex, const std::vector<report::Decision>& schedule,
               const ErrorKey& key, uint32_t first, uint32_t second) {
     if (errors.known(key)) return false;
     FoundError f = raceError(ex, first, second);
     return errors.add(f.key, std::move(f.report), ex, schedule, f.cut);
+}
+
+// Feeds trace event i to the detector and notes every race it meets there that `met` (this execution's races so
+// far) lacks: a race counts once per execution, however often it recurs in it, and all of an event's races are
+// looked at, since one can hide another (RaceDetector.cpp). Returns true when the exploration should stop.
+bool feedAndNote(RaceDetector& detector, std::vector<IncrementalRaces::Met>& met, uint32_t i, ErrorCollector& errors,
+                 const exec::Executor& ex, const std::vector<report::Decision>& schedule) {
+    const auto& trace = ex.trace();
+    if (!detector.onEvent(trace[i], i)) return false;
+    for (const auto& r : detector.races()) {
+        ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
+        if (std::any_of(met.begin(), met.end(), [&](const IncrementalRaces::Met& m) { return m.key == key; }))
+            continue;
+        met.push_back({i, key, r.first, r.second});
+        if (noteRace(errors, ex, schedule, key, r.first, r.second)) return true;
+    }
+    return false;
 }
 
 bool addTerminalErrors(ErrorCollector& errors, const exec::Executor& ex,
@@ -190,15 +206,8 @@ bool collectErrors(ErrorCollector& errors, RaceDetector* races, const exec::Exec
     const auto& trace = ex.trace();
     if (races && hasPlainAccess(trace)) {
         races->reset();
-        std::vector<ErrorKey> seen; // a race counts once per execution, however often it recurs in it
-        for (uint32_t i = 0; i < trace.size() && !stop; ++i)
-            if (races->onEvent(trace[i], i))
-                for (const auto& r : races->races()) { // all of them: one can hide another (RaceDetector.cpp)
-                    ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
-                    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-                    seen.push_back(key);
-                    if ((stop = noteRace(errors, ex, schedule, key, r.first, r.second))) break;
-                }
+        std::vector<IncrementalRaces::Met> met;
+        for (uint32_t i = 0; i < trace.size() && !stop; ++i) stop = feedAndNote(*races, met, i, errors, ex, schedule);
     }
     return stop || addTerminalErrors(errors, ex, schedule);
 }
@@ -222,13 +231,7 @@ bool IncrementalRaces::collect(ErrorCollector& errors, bool detect, const exec::
         for (uint32_t i = uint32_t(common); i < trace.size() && !stop; ++i) {
             fedEvents_.push_back(trace[i]);
             ++fed_;
-            if (!detector_.onEvent(trace[i], i)) continue;
-            for (const auto& r : detector_.races()) {
-                ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
-                if (std::any_of(met_.begin(), met_.end(), [&](const Met& m) { return m.key == key; })) continue;
-                met_.push_back({i, key, r.first, r.second});
-                if ((stop = noteRace(errors, ex, schedule, key, r.first, r.second))) break;
-            }
+            stop = feedAndNote(detector_, met_, i, errors, ex, schedule);
         }
         // The races of the last event fed were not all met: start afresh should it be called again.
         if (stop) {

@@ -145,12 +145,13 @@ public:
     uint64_t eventsFed() const { return fed_; }
     uint64_t eventsReused() const { return reused_; }
 
-private:
-    struct Met { // a distinct race of the events fed, as collectErrors meets it
+    struct Met { // a distinct race of an execution, as collectErrors meets it
         uint32_t at; // the trace index of the event that met it
         ErrorKey key;
         uint32_t first, second;
     };
+
+private:
     RaceDetector detector_;
     std::vector<model::Event> fedEvents_; // what the detector was fed: the last trace, as far as it went
     std::vector<Met> met_;

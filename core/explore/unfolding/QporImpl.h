@@ -39,7 +39,6 @@ public:
         last_ = t;
         current_ = p;
     }
-    Phase current() const { return current_; }
     // The time spent in p up to the last switch.
     double ms(Phase p) const {
         double total = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s0_).count();
