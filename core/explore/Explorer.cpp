@@ -158,17 +158,28 @@ bool noteRace(ErrorCollector& errors, const exec::Executor& ex, const std::vecto
     return errors.add(f.key, std::move(f.report), ex, schedule, f.cut);
 }
 
-// Feeds trace event i to the detector and notes every race it meets there that `met` (this execution's races so
-// far) lacks: a race counts once per execution, however often it recurs in it, and all of an event's races are
-// looked at, since one can hide another (RaceDetector.cpp). Returns true when the exploration should stop.
-bool feedAndNote(RaceDetector& detector, std::vector<IncrementalRaces::Met>& met, uint32_t i, ErrorCollector& errors,
-                 const exec::Executor& ex, const std::vector<report::Decision>& schedule) {
+// A race needs a non-atomic access (RaceDetector::checkRange): an execution with none — every anchor program
+// built with -DUSE_ATOMICS — skips the vector clocks.
+bool hasPlainAccess(const std::vector<model::Event>& trace) {
+    return std::any_of(trace.begin(), trace.end(), [](const model::Event& e) { return e.isMemory() && !e.atomic; });
+}
+
+// Every field the detector and the race reports read.
+bool sameEvent(const model::Event& a, const model::Event& b) {
+    return a.kind == b.kind && a.atomic == b.atomic && a.rmwWrote == b.rmwWrote && a.builtin == b.builtin &&
+           a.size == b.size && a.size2 == b.size2 && a.tid == b.tid && a.indexInThread == b.indexInThread &&
+           a.loc == b.loc && a.addr == b.addr && a.addr2 == b.addr2 && a.value == b.value && a.value2 == b.value2 &&
+           a.span == b.span && a.span2 == b.span2;
+}
+} // namespace
+
+bool feedRaces(RaceDetector& detector, std::vector<RaceMet>& met, uint32_t i, ErrorCollector& errors,
+               const exec::Executor& ex, const std::vector<report::Decision>& schedule) {
     const auto& trace = ex.trace();
     if (!detector.onEvent(trace[i], i)) return false;
     for (const auto& r : detector.races()) {
         ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
-        if (std::any_of(met.begin(), met.end(), [&](const IncrementalRaces::Met& m) { return m.key == key; }))
-            continue;
+        if (std::any_of(met.begin(), met.end(), [&](const RaceMet& m) { return m.key == key; })) continue;
         met.push_back({i, key, r.first, r.second});
         if (noteRace(errors, ex, schedule, key, r.first, r.second)) return true;
     }
@@ -185,29 +196,14 @@ bool addTerminalErrors(ErrorCollector& errors, const exec::Executor& ex,
     return stop;
 }
 
-// A race needs a non-atomic access (RaceDetector::checkRange): an execution with none — every anchor program
-// built with -DUSE_ATOMICS — skips the vector clocks.
-bool hasPlainAccess(const std::vector<model::Event>& trace) {
-    return std::any_of(trace.begin(), trace.end(), [](const model::Event& e) { return e.isMemory() && !e.atomic; });
-}
-
-// Every field the detector and the race reports read.
-bool sameEvent(const model::Event& a, const model::Event& b) {
-    return a.kind == b.kind && a.atomic == b.atomic && a.rmwWrote == b.rmwWrote && a.builtin == b.builtin &&
-           a.size == b.size && a.size2 == b.size2 && a.tid == b.tid && a.indexInThread == b.indexInThread &&
-           a.loc == b.loc && a.addr == b.addr && a.addr2 == b.addr2 && a.value == b.value && a.value2 == b.value2 &&
-           a.span == b.span && a.span2 == b.span2;
-}
-} // namespace
-
 bool collectErrors(ErrorCollector& errors, RaceDetector* races, const exec::Executor& ex,
                    const std::vector<report::Decision>& schedule) {
     bool stop = false;
     const auto& trace = ex.trace();
     if (races && hasPlainAccess(trace)) {
         races->reset();
-        std::vector<IncrementalRaces::Met> met;
-        for (uint32_t i = 0; i < trace.size() && !stop; ++i) stop = feedAndNote(*races, met, i, errors, ex, schedule);
+        std::vector<RaceMet> met;
+        for (uint32_t i = 0; i < trace.size() && !stop; ++i) stop = feedRaces(*races, met, i, errors, ex, schedule);
     }
     return stop || addTerminalErrors(errors, ex, schedule);
 }
@@ -226,12 +222,12 @@ bool IncrementalRaces::collect(ErrorCollector& errors, bool detect, const exec::
         while (!met_.empty() && met_.back().at >= common) met_.pop_back();
         reused_ += common;
         // The races met in the prefix, in the order met, as a pass from the start would meet them again.
-        for (const Met& m : met_)
+        for (const RaceMet& m : met_)
             if ((stop = noteRace(errors, ex, schedule, m.key, m.first, m.second))) break;
         for (uint32_t i = uint32_t(common); i < trace.size() && !stop; ++i) {
             fedEvents_.push_back(trace[i]);
             ++fed_;
-            stop = feedAndNote(detector_, met_, i, errors, ex, schedule);
+            stop = feedRaces(detector_, met_, i, errors, ex, schedule);
         }
         // The races of the last event fed were not all met: start afresh should it be called again.
         if (stop) {

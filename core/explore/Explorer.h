@@ -121,6 +121,22 @@ struct FoundError {
 std::vector<FoundError> terminalErrors(const exec::Executor& ex);
 // A data race between events `first` and `second` of the executor's trace.
 FoundError raceError(const exec::Executor& ex, uint32_t first, uint32_t second);
+// A distinct race of an execution, as the explorers meet it: the trace index of the event that met it, its key and
+// the racing pair.
+struct RaceMet {
+    uint32_t at;
+    ErrorKey key;
+    uint32_t first, second;
+};
+// The one per-event step of race collection, shared by collectErrors, IncrementalRaces and vhb (which resumes a
+// detector copied from its parent node): feeds trace event i to the detector and notes every race it meets there
+// that `met` (the execution's races so far) lacks — a race counts once per execution, however often it recurs in
+// it, and all of an event's races are looked at, since one can hide another (RaceDetector.cpp). Returns true when
+// the exploration should stop.
+bool feedRaces(RaceDetector& detector, std::vector<RaceMet>& met, uint32_t i, ErrorCollector& errors,
+               const exec::Executor& ex, const std::vector<report::Decision>& schedule);
+// Records the execution's terminal errors (terminalErrors). Returns true when the exploration should stop.
+bool addTerminalErrors(ErrorCollector& errors, const exec::Executor& ex, const std::vector<report::Decision>& schedule);
 // Records every terminal error and data race of the execution the executor just ran. Returns true when the
 // exploration should stop.
 bool collectErrors(ErrorCollector& errors, RaceDetector* races, const exec::Executor& ex,
@@ -145,16 +161,11 @@ public:
     uint64_t eventsFed() const { return fed_; }
     uint64_t eventsReused() const { return reused_; }
 
-    struct Met { // a distinct race of an execution, as collectErrors meets it
-        uint32_t at; // the trace index of the event that met it
-        ErrorKey key;
-        uint32_t first, second;
-    };
 
 private:
     RaceDetector detector_;
     std::vector<model::Event> fedEvents_; // what the detector was fed: the last trace, as far as it went
-    std::vector<Met> met_;
+    std::vector<RaceMet> met_;
     uint64_t fed_ = 0, reused_ = 0;
 };
 

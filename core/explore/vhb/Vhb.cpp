@@ -184,25 +184,12 @@ bool VhbExplorer::collect() {
             races_.reset();
             raceKeys_.clear();
         } else {
-            for (const ErrorKey& k : raceKeys_) errors_.known(k);
+            for (const RaceMet& m : raceKeys_) errors_.known(m.key);
         }
         for (uint32_t i = uint32_t(racesFrom_); i < trace.size() && !stop; ++i)
-            if (races_.onEvent(trace[i], i))
-                for (const auto& r : races_.races()) { // all of them, as collectErrors
-                    ErrorKey key = ErrorKey::race(trace[r.first].loc, trace[r.second].loc);
-                    if (std::find(raceKeys_.begin(), raceKeys_.end(), key) != raceKeys_.end()) continue;
-                    raceKeys_.push_back(key);
-                    if (errors_.known(key)) continue;
-                    FoundError f = raceError(*ex_, r.first, r.second);
-                    stop |= errors_.add(f.key, std::move(f.report), *ex_, schedule_, f.cut);
-                    if (stop) break;
-                }
+            stop = feedRaces(races_, raceKeys_, i, errors_, *ex_, schedule_);
     }
-    for (FoundError& f : terminalErrors(*ex_)) {
-        if (stop) break;
-        stop |= errors_.add(f.key, std::move(f.report), *ex_, schedule_, f.cut);
-    }
-    return stop;
+    return stop || addTerminalErrors(errors_, *ex_, schedule_);
 }
 
 VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node) {

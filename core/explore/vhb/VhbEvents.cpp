@@ -309,7 +309,7 @@ void VhbExplorer::condValues(SymEvent& s, ThreadId t, uint64_t waiters, ThreadId
         s.other = woken == model::kNoThread ? 0 : woken + 1;
         break;
     case Role::CondBroadcast: s.wval = 0; break;
-    case Role::None: break;
+    default: break; // called for the three roles above only (the others are not on a condition variable)
     }
     if (s.wval == waiters) s.op = Op::Read; // nobody to wake: it only observes that
 }

@@ -194,13 +194,13 @@ private:
         size_t steps = 0; // decisions of the schedule it has taken (its node's witness, write-extended)
         size_t traceLength = 0;
         RaceDetector races;             // after the node's trace (collect)
-        std::vector<ErrorKey> raceKeys; // the races it met there
+        std::vector<RaceMet> raceKeys; // the races it met there
         BuildBase built;
     };
     // The race detector's state: after the first racesFrom_ events of the trace (0 after a replay; a resumed
     // node's parent's trace), and the race keys met there.
     size_t racesFrom_ = 0;
-    std::vector<ErrorKey> raceKeys_;
+    std::vector<RaceMet> raceKeys_;
     bool collect();
     // A node's closed order with what it was computed over (events per thread, initial values), for its
     // children's closureExtending (DESIGN.md "Closure from the parent's").
