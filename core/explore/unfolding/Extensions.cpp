@@ -46,19 +46,30 @@ std::vector<Access> QporExplorer::accessesFor(const model::Event& l) const {
 
 void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out) const {
     out.clear();
-    auto add = [&](Resource r, Mode m) {
-        for (Access& a : out)
-            if (a.res == r) {
-                if (m != Mode::Read) a.mode = m; // read and written: one Write access (it reads its parent)
-                return;
-            }
-        Access a;
+    auto push = [&](Resource r, Mode m) {
+        Access& a = out.emplace_back();
         a.res = r;
         a.mode = m;
-        out.push_back(std::move(a));
     };
+    // A range's words are distinct and ascending, and only an event's second range (a Copy's destination, strcmp's
+    // second string) can meet words already there — those of the first range, which lie sorted at the front. So a
+    // word is looked up by bisection there, not compared with every access so far: a calloc or free of a 16 KB
+    // buffer is 4,096 words, and the linear search made its event cost 8 M comparisons (85 % of qpor's time on
+    // such a program).
     auto words = [&](uint64_t addr, uint64_t size, Mode m) {
-        forEachWord(addr, size, [&](uint64_t w) { add({w, ResKind::Memory}, m); });
+        const size_t firstCount = out.size(); // the first range's accesses (none while adding the first range)
+        forEachWord(addr, size, [&](uint64_t w) {
+            const Resource r{w, ResKind::Memory};
+            if (firstCount) {
+                auto lo = out.begin(), hi = out.begin() + ptrdiff_t(firstCount);
+                auto it = std::lower_bound(lo, hi, r, [](const Access& a, const Resource& x) { return a.res < x; });
+                if (it != hi && it->res == r) {
+                    if (m != Mode::Read) it->mode = m; // read and written: one Write access (it reads its parent)
+                    return;
+                }
+            }
+            push(r, m);
+        });
     };
     // Footprints, not ranges: a string function's are its whole objects (model::Event::readFootprint), so that
     // its dependence does not change with the bytes it finds.
@@ -79,13 +90,13 @@ void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out)
         break;
     case EventKind::Lock:
     case EventKind::TryLock:
-    case EventKind::Unlock: add({l.addr, ResKind::Mutex}, Mode::Sync); break;
-    case EventKind::CondWait:
-        add({l.addr, ResKind::Cond}, Mode::Sync);
-        add({l.addr2, ResKind::Mutex}, Mode::Sync);
+    case EventKind::Unlock: push({l.addr, ResKind::Mutex}, Mode::Sync); break;
+    case EventKind::CondWait: // two resources of different kinds: never the same
+        push({l.addr, ResKind::Cond}, Mode::Sync);
+        push({l.addr2, ResKind::Mutex}, Mode::Sync);
         break;
     case EventKind::CondSignal:
-    case EventKind::CondBroadcast: add({l.addr, ResKind::Cond}, Mode::Sync); break;
+    case EventKind::CondBroadcast: push({l.addr, ResKind::Cond}, Mode::Sync); break;
     default: break;
     }
 }
@@ -545,23 +556,43 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         }
         return true;
     };
-    auto walk = [&](auto& self, size_t i, bool moved, int choice) -> void {
-        if (i == accesses) {
-            if (moved) makeEvent(*e, anchors, {}, choice);
-            return;
-        }
+    // Depth-first over the accesses, iteratively: an event has an access per word it touches, and a calloc or free
+    // of a megabyte is 262,144 of them — a recursion per access overflowed the stack. At level i, idx[i] is the
+    // option being tried, placeMarks_[i] the anchors' size before its anchors, and placeEntry_[i] what the levels
+    // above chose: whether some access left its original placement, and the outcome (the waiter a signal wakes).
+    if (accesses == 0) return;
+    std::vector<uint32_t>& marks = placeMarks_;
+    std::vector<std::pair<bool, int>>& entry = placeEntry_;
+    marks.assign(accesses, 0);
+    entry.assign(accesses, {false, -1});
+    size_t i = 0;
+    for (;;) {
         const size_t options = placeRanges_[i + 1] - placeRanges_[i];
-        for (idx[i] = 0; idx[i] < options; ++idx[i]) {
-            const PlacementOption& o = placeOpts_[placeRanges_[i] + idx[i]];
-            const size_t mark = anchors.size();
-            for (uint32_t j = 0; j < o.count; ++j)
-                if (UEvent* x = placeAnchors_[o.first + j]) anchors.push_back(x);
-            if (options == 1 || consistent(i)) self(self, i + 1, moved || idx[i] != 0, o.choice >= 0 ? o.choice : choice);
-            anchors.resize(mark);
+        if (idx[i] == options) { // level i is done: back to the level above, its next option
+            if (i == 0) return;
+            --i;
+            anchors.resize(marks[i]);
+            ++idx[i];
+            continue;
+        }
+        const PlacementOption& o = placeOpts_[placeRanges_[i] + idx[i]];
+        marks[i] = uint32_t(anchors.size());
+        for (uint32_t j = 0; j < o.count; ++j)
+            if (UEvent* x = placeAnchors_[o.first + j]) anchors.push_back(x);
+        if (options == 1 || consistent(i)) {
+            const bool moved = entry[i].first || idx[i] != 0;
+            const int choice = o.choice >= 0 ? o.choice : entry[i].second;
+            if (i + 1 < accesses) { // down to the next access
+                entry[i + 1] = {moved, choice};
+                idx[++i] = 0;
+                continue;
+            }
+            if (moved) makeEvent(*e, anchors, {}, choice);
             if (footprintGrew_ || unsupported_) return;
         }
-    };
-    walk(walk, 0, false, -1);
+        anchors.resize(marks[i]);
+        ++idx[i];
+    }
 }
 
 void QporExplorer::readsFromNewWrite(UEvent* w) {

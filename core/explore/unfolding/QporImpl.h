@@ -291,7 +291,8 @@ private:
     std::vector<PlacementOption> placeOpts_;
     std::vector<UEvent*> placeExcluded_;
     std::vector<UEvent*> placeAnchors_, placeCombo_, placePreds_;
-    std::vector<uint32_t> placeRanges_, placeIdx_; // earlierPlacements' buffers
+    std::vector<uint32_t> placeRanges_, placeIdx_, placeMarks_; // earlierPlacements' buffers
+    std::vector<std::pair<bool, int>> placeEntry_;
     void blockedPlacements(ThreadId t);
     void readsFromNewWrite(UEvent* w);
     // Returns the event placed with no optional reader, when that is the only one placed (else null).
