@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 #include <memory>
 #include <span>
 #include <vector>
@@ -166,11 +167,21 @@ struct UEvent {
     // executing e again in another configuration adds nothing while U has lost no event since (prune resets it).
     bool placed = false;
 
+    // An event's accesses are in any order up to kAccessScan of them, and sorted by resource past that
+    // (EventStructure::findOrCreate sorts them): a memset or free of a large buffer has an access per word, and
+    // looking one up by a scan made the queries on it quadratic.
+    static constexpr size_t kAccessScan = 8;
     const Access* access(const Resource& r) const {
-        for (const Access& a : accesses)
-            if (a.res == r) return &a;
-        return nullptr;
+        if (accesses.size() <= kAccessScan) {
+            for (const Access& a : accesses)
+                if (a.res == r) return &a;
+            return nullptr;
+        }
+        auto it = std::lower_bound(accesses.begin(), accesses.end(), r,
+                                   [](const Access& a, const Resource& x) { return a.res < x; });
+        return it != accesses.end() && it->res == r ? &*it : nullptr;
     }
+    Access* access(const Resource& r) { return const_cast<Access*>(std::as_const(*this).access(r)); }
     bool isWrite(const Resource& r) const {
         const Access* a = access(r);
         return a && a->mode != Mode::Read;

@@ -368,6 +368,8 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     ev->causes = spec.causes;
     ev->baseCauses = spec.baseCauses;
     ev->accesses = spec.accesses;
+    if (ev->accesses.size() > UEvent::kAccessScan) // UEvent::access bisects them
+        std::sort(ev->accesses.begin(), ev->accesses.end(), [](const Access& a, const Access& b) { return a.res < b.res; });
     ev->id = nextId_++;
     ev->tnode.owner = ev;
     ev->tnode.attach(ev->pt ? &ev->pt->tnode : nullptr, step_);
@@ -380,11 +382,30 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     mergeSummariesInto(preds_, tmaxScratch_, entriesScratch_);
     if (tmaxScratch_.size() <= ev->thread) tmaxScratch_.resize(ev->thread + 1, nullptr);
     tmaxScratch_[ev->thread] = ev;
-    for (const Access& a : ev->accesses) {
-        SummaryEntry own{a.res, a.mode == Mode::Read ? ev->thread : model::kNoThread, ev};
-        auto pos = std::lower_bound(entriesScratch_.begin(), entriesScratch_.end(), own);
-        if (pos != entriesScratch_.end() && pos->sameKey(own)) *pos = own;
-        else entriesScratch_.insert(pos, own);
+    auto ownEntry = [&](const Access& a) {
+        return SummaryEntry{a.res, a.mode == Mode::Read ? ev->thread : model::kNoThread, ev};
+    };
+    if (ev->accesses.size() <= UEvent::kAccessScan) {
+        for (const Access& a : ev->accesses) {
+            const SummaryEntry own = ownEntry(a);
+            auto pos = std::lower_bound(entriesScratch_.begin(), entriesScratch_.end(), own);
+            if (pos != entriesScratch_.end() && pos->sameKey(own)) *pos = own;
+            else entriesScratch_.insert(pos, own);
+        }
+    } else {
+        // Many accesses (sorted by resource, hence their entries by key): one merge, where an insertion each was
+        // quadratic on a large memset.
+        std::vector<SummaryEntry>& merged = mergeScratch_;
+        merged.clear();
+        auto in = entriesScratch_.cbegin();
+        for (const Access& a : ev->accesses) {
+            const SummaryEntry own = ownEntry(a);
+            while (in != entriesScratch_.cend() && *in < own) merged.push_back(*in++);
+            if (in != entriesScratch_.cend() && in->sameKey(own)) ++in;
+            merged.push_back(own);
+        }
+        merged.insert(merged.end(), in, entriesScratch_.cend());
+        entriesScratch_.swap(merged);
     }
     storeSummary(ev);
     ev->keyHash = fp.hash;
@@ -424,10 +445,8 @@ void EventStructure::storeSummary(UEvent* ev) {
 }
 
 std::vector<UEvent*>& EventStructure::childrenList(UEvent* parent, const Resource& r, bool readers) {
-    if (parent) {
-        for (Access& a : parent->accesses)
-            if (a.res == r) return readers ? a.readers : a.children;
-    }
+    if (parent)
+        if (Access* a = parent->access(r)) return readers ? a->readers : a->children;
     return readers ? initReaders_[r] : resourceRoots_[r];
 }
 

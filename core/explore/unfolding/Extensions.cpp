@@ -132,8 +132,11 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
         a.parent = F_.treeMax(a.res);
         if (a.mode == Mode::Write) {
             // The reads of the word's current value by other threads precede this write (they are dependent).
+            // Once each: a read of many words (a memcpy) is the last read of every one of them.
             F_.forEachLastRead(a.res, [&](ThreadId reader, UEvent* r) {
-                if (reader != t && r->access(a.res)->parent == a.parent) spec.causes.push_back(r);
+                if (reader != t && r->access(a.res)->parent == a.parent &&
+                    std::find(spec.causes.begin() + spec.baseCauses, spec.causes.end(), r) == spec.causes.end())
+                    spec.causes.push_back(r);
             });
         }
     }
@@ -162,9 +165,10 @@ UEvent* QporExplorer::reusableEnabled(size_t depth, ThreadId t, uint32_t choice,
             x->label.size != pending.size || x->label.size2 != pending.size2 || x->pt != F_.threadMax(t))
             return nullptr;
         if (x->label.kind == EventKind::ThreadJoin) return nullptr;
-        for (const Access& a : x->accesses)
-            for (const Access& b : e->accesses)
-                if (a.res == b.res) return nullptr;
+        const UEvent* few = x->accesses.size() <= e->accesses.size() ? x : e;
+        const UEvent* many = few == x ? e : x;
+        for (const Access& a : few->accesses)
+            if (many->access(a.res)) return nullptr;
         return x;
     }
     return nullptr;
@@ -301,7 +305,9 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
         }
         return *baseOk;
     };
-    // Optional readers, per written word.
+    // Optional readers, per written word; each read once, however many of the words it reads (a memcpy reads every
+    // word a memset writes: listed per word, its prefixes — one per copy — named one history over and over, and
+    // the placements of a 1 KB memset took 160 M instructions).
     // Each resource's tree maximum in [base]: the parents of the placement that adds no optional reader.
     std::vector<UEvent*>& baseMax = mkBaseMax_;
     baseMax.clear();
@@ -314,6 +320,7 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
         UEvent* p = baseMax[i];
         for (UEvent* r : F_.readsOf(l.res)) {
             if (r->thread == like.thread || r->access(l.res)->parent != p) continue; // readersOf, without the map
+            if (optional.contains(r)) continue;
             bool inHistory = false;
             for (UEvent* b : base) inHistory = inHistory || es_.leq(r, b);
             if (!inHistory) optional.add(r);
@@ -540,12 +547,14 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         const PlacementOption& o = placeOpts_[placeRanges_[j] + idx[j]];
         return o.count ? placeAnchors_[o.first] : nullptr;
     };
-    auto consistent = [&](size_t upTo) {
+    // Level upTo's option against the history the anchors imply; the levels above it too when that history grew
+    // (they held before it did, and what they check depends on the history alone).
+    auto consistent = [&](size_t upTo, bool grew) {
         preds.clear();
         if (e->pt) preds.push_back(e->pt);
         for (uint32_t i = 0; i < e->baseCauses; ++i) preds.push_back(e->causes[i]);
         for (UEvent* x : anchors) preds.push_back(x);
-        for (size_t j = 0; j <= upTo; ++j) {
+        for (size_t j = grew ? 0 : upTo; j <= upTo; ++j) {
             if (placeRanges_[j + 1] - placeRanges_[j] == 1 || e->accesses[j].res.kind() != ResKind::Memory) continue;
             if (es_.treeMaxOf(preds, e->accesses[j].res) != expected(j)) return false;
             // A write before only some readers of its parent, where the history already holds one it leaves out.
@@ -556,10 +565,22 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         }
         return true;
     };
+    // Whether x adds to the history of pt, the base causes and the anchors: most levels of a many-word access name
+    // an event already there (a memcpy's words all read one memset), and then only their own option needs checking
+    // — with every level re-checked at every level, a 4 KB memcpy placed before a concurrent memset took minutes.
+    auto adds = [&](const UEvent* x) {
+        if (e->pt && es_.leq(x, e->pt)) return false;
+        for (uint32_t i = 0; i < e->baseCauses; ++i)
+            if (es_.leq(x, e->causes[i])) return false;
+        for (const UEvent* a : anchors)
+            if (es_.leq(x, a)) return false;
+        return true;
+    };
     // Depth-first over the accesses, iteratively: an event has an access per word it touches, and a calloc or free
     // of a megabyte is 262,144 of them — a recursion per access overflowed the stack. At level i, idx[i] is the
     // option being tried, placeMarks_[i] the anchors' size before its anchors, and placeEntry_[i] what the levels
     // above chose: whether some access left its original placement, and the outcome (the waiter a signal wakes).
+    // An anchor already among the anchors is not added again (the history is the same; makeEvent drops repeats).
     if (accesses == 0) return;
     std::vector<uint32_t>& marks = placeMarks_;
     std::vector<std::pair<bool, int>>& entry = placeEntry_;
@@ -577,9 +598,14 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         }
         const PlacementOption& o = placeOpts_[placeRanges_[i] + idx[i]];
         marks[i] = uint32_t(anchors.size());
-        for (uint32_t j = 0; j < o.count; ++j)
-            if (UEvent* x = placeAnchors_[o.first + j]) anchors.push_back(x);
-        if (options == 1 || consistent(i)) {
+        bool grew = false;
+        for (uint32_t j = 0; j < o.count; ++j) {
+            UEvent* x = placeAnchors_[o.first + j];
+            if (!x || std::find(anchors.begin(), anchors.end(), x) != anchors.end()) continue;
+            grew = grew || adds(x);
+            anchors.push_back(x);
+        }
+        if (options == 1 || consistent(i, grew)) {
             const bool moved = entry[i].first || idx[i] != 0;
             const int choice = o.choice >= 0 ? o.choice : entry[i].second;
             if (i + 1 < accesses) { // down to the next access

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the qpor explorer: Qpor.cpp (Alg. 1 driver), Extensions.cpp (ex(C): en(C) and cex(C)),
 // Alternatives.cpp (Alt via the comb).
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <optional>
@@ -60,6 +61,7 @@ class ReaderGroups {
 public:
     void clear();
     void add(UEvent* r);
+    bool contains(const UEvent* r) const { return std::find(evs_.begin(), evs_.end(), r) != evs_.end(); }
     void group(); // after the adds: sorts by thread
     // The reads of `word` in F that read `w`, by threads other than `self`.
     void readersOf(const Frontier& F, const Resource& word, const UEvent* w, ThreadId self);
