@@ -172,15 +172,13 @@ struct UEvent {
     // looking one up by a scan made the queries on it quadratic.
     static constexpr size_t kAccessScan = 8;
     const Access* access(const Resource& r) const {
-        if (accesses.size() <= kAccessScan) {
-            for (const Access& a : accesses)
-                if (a.res == r) return &a;
-            return nullptr;
-        }
-        auto it = std::lower_bound(accesses.begin(), accesses.end(), r,
-                                   [](const Access& a, const Resource& x) { return a.res < x; });
-        return it != accesses.end() && it->res == r ? &*it : nullptr;
+        if (accesses.size() > kAccessScan) [[unlikely]]
+            return accessSorted(r);
+        for (const Access& a : accesses)
+            if (a.res == r) return &a;
+        return nullptr;
     }
+    const Access* accessSorted(const Resource& r) const; // out of line (EventStructure.cpp): the rare case
     Access* access(const Resource& r) { return const_cast<Access*>(std::as_const(*this).access(r)); }
     bool isWrite(const Resource& r) const {
         const Access* a = access(r);

@@ -20,6 +20,12 @@ const SummaryEntry* Summary::find(const Resource& r, ThreadId reader) const {
     return b ? findIn(b->own(), key) : nullptr;
 }
 
+const Access* UEvent::accessSorted(const Resource& r) const {
+    auto it = std::lower_bound(accesses.begin(), accesses.end(), r,
+                               [](const Access& a, const Resource& x) { return a.res < x; });
+    return it != accesses.end() && it->res == r ? &*it : nullptr;
+}
+
 // ---- Frontier ------------------------------------------------------------------------------------------------
 
 void Frontier::push(UEvent* e) {

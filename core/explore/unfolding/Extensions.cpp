@@ -165,10 +165,16 @@ UEvent* QporExplorer::reusableEnabled(size_t depth, ThreadId t, uint32_t choice,
             x->label.size != pending.size || x->label.size2 != pending.size2 || x->pt != F_.threadMax(t))
             return nullptr;
         if (x->label.kind == EventKind::ThreadJoin) return nullptr;
-        const UEvent* few = x->accesses.size() <= e->accesses.size() ? x : e;
-        const UEvent* many = few == x ? e : x;
-        for (const Access& a : few->accesses)
-            if (many->access(a.res)) return nullptr;
+        if (x->accesses.size() > UEvent::kAccessScan || e->accesses.size() > UEvent::kAccessScan) [[unlikely]] {
+            const UEvent* few = x->accesses.size() <= e->accesses.size() ? x : e;
+            const UEvent* many = few == x ? e : x;
+            for (const Access& a : few->accesses)
+                if (many->access(a.res)) return nullptr;
+            return x;
+        }
+        for (const Access& a : x->accesses)
+            for (const Access& b : e->accesses)
+                if (a.res == b.res) return nullptr;
         return x;
     }
     return nullptr;
