@@ -374,8 +374,11 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     ev->causes = spec.causes;
     ev->baseCauses = spec.baseCauses;
     ev->accesses = spec.accesses;
-    if (ev->accesses.size() > UEvent::kAccessScan) // UEvent::access bisects them
-        std::sort(ev->accesses.begin(), ev->accesses.end(), [](const Access& a, const Access& b) { return a.res < b.res; });
+    if (ev->accesses.size() > UEvent::kAccessScan) { // UEvent::access bisects them; one range's words come sorted
+        auto byResource = [](const Access& a, const Access& b) { return a.res < b.res; };
+        if (!std::is_sorted(ev->accesses.begin(), ev->accesses.end(), byResource))
+            std::sort(ev->accesses.begin(), ev->accesses.end(), byResource);
+    }
     ev->id = nextId_++;
     ev->tnode.owner = ev;
     ev->tnode.attach(ev->pt ? &ev->pt->tnode : nullptr, step_);
