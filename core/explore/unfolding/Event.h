@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <type_traits>
 #include <utility>
 #include <memory>
@@ -32,6 +33,10 @@ struct Resource {
     uint64_t addr() const { return key & ~(uint64_t(3) << 62); } // Memory: a 4-byte word; Mutex/Cond: the object
     ResKind kind() const { return ResKind(key >> 62); }
     auto operator<=>(const Resource&) const = default;
+};
+
+struct ResourceHash { // for hash maps keyed by resource (std::hash of an integer is the integer here)
+    size_t operator()(const Resource& r) const { return std::hash<uint64_t>()(r.key); }
 };
 
 enum class Mode : uint8_t {

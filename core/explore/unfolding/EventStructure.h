@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <functional>
-#include <map>
 #include <memory>
 #include <new>
 #include <unordered_map>
@@ -75,9 +74,6 @@ private:
         UEvent* max = nullptr;
         std::vector<UEvent*> lastRead; // by thread
         std::vector<UEvent*> reads;
-    };
-    struct ResourceHash {
-        size_t operator()(const Resource& r) const { return std::hash<uint64_t>()(r.key); }
     };
     struct Undo {
         enum Kind { Tmax, Max, LastRead, Read } kind;
@@ -225,7 +221,9 @@ private:
     // Children of the roots: first events of each thread, first nodes of each resource tree, reads of initial
     // values.
     std::vector<std::vector<UEvent*>> threadRoots_; // thread → its first events (threadRoot)
-    std::map<Resource, std::vector<UEvent*>> resourceRoots_, initReaders_;
+    // Hashed: one look-up per access of every event made, and a buffer's calloc makes one per word of it (an
+    // ordered map's descent through thousands of words missed the cache at every level).
+    std::unordered_map<Resource, std::vector<UEvent*>, ResourceHash> resourceRoots_, initReaders_;
     std::vector<UEvent*>& childrenList(UEvent* parent, const Resource& r, bool readers);
     std::vector<UEvent*>& threadRoot(ThreadId t); // grows threadRoots_ to t
     static void predecessorsOf(const EventSpec& spec, std::vector<UEvent*>& preds);
