@@ -46,7 +46,8 @@ struct ExploreOptions {
     // does; freeing them one by one was 6 % of a large qpor run. A long-lived caller (the language server) keeps
     // the default.
     bool freeAtEnd = true;
-    // Polled between executions: true = stop now (the result is bounded). check()/exploreProgram() also hand it
+    // Polled between executions (qpor: also every 256 steps of its loop, so within a configuration and between
+    // sleep-set blocked paths): true = stop now (the result is bounded). check()/exploreProgram() also hand it
     // to the interpreter (exec.cancelled), which polls it every 64K instructions inside an execution.
     std::function<bool()> cancelled;
 };

@@ -276,10 +276,13 @@ void QporExplorer::popNode() {
     Node& n = stack_.back();
     for (UEvent* d : n.Dlocal) d->inD--;
     stack_.pop();
-    // The new top may explore another event: the snapshots past its depth no longer show the stack's prefix.
-    for (size_t i = stack_.size() / kSnapshotEvery; i-- > 0 && (i + 1) * kSnapshotEvery >= stack_.size();)
+    // The new top may explore another event: the snapshots at or past its depth no longer show the stack's prefix —
+    // slot i (depth (i + 1)·kSnapshotEvery) for every i ≥ ⌈size / kSnapshotEvery⌉ − 1 that exists. (There are at
+    // most kMaxSnapshots slots: on a stack deeper than 512 the slot of the new top's depth is none of them — it was
+    // written past the end once, and a single thread taking a mutex 2,000 times crashed.)
+    const size_t size = stack_.size();
+    for (size_t i = size == 0 ? 0 : (size + kSnapshotEvery - 1) / kSnapshotEvery - 1; i < snapshots_.size(); ++i)
         snapshots_[i].valid = false;
-    for (size_t i = stack_.size() / kSnapshotEvery; i < snapshots_.size(); ++i) snapshots_[i].valid = false;
     if (stack_.empty()) return;
     prune();
     F_.pop(); // back to the parent's configuration
@@ -321,7 +324,18 @@ report::CheckResult QporExplorer::run() {
     result_.algorithm = "qpor";
     resetExecution(/*executorFresh=*/true); // ex_ was just built, at the program's initial state
     stack_.push();
+    uint32_t sinceCheck = 0;
     while (!stack_.empty() && !stop_) {
+        // The budget and cancellation are looked at after every maximal configuration, and every 256 steps of the
+        // loop as well: sdpor's sleep-set blocked paths can run by the hundred thousand between two maximal
+        // configurations (sdpor_blowup -DLOCKS N=16 ran 4 s under a 2 s --time-limit).
+        if (++sinceCheck == 256) {
+            sinceCheck = 0;
+            if (clock_.afterExecution(result_, obs_)) {
+                stop_ = true;
+                break;
+            }
+        }
         size_t d = stack_.size() - 1;
         Node& n = stack_[d];
         if (n.choose) {
