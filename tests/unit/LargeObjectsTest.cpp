@@ -4,6 +4,8 @@
 // never finished), the walk over an event's placements recursed once per access (a 1 MB buffer overflowed the
 // stack: the process died), and a memcpy of a buffer another thread memsets took minutes at 4 KB (below). Overlapping ranges — a memmove inside one array, strcmp of a string with itself — take
 // the de-duplication path, and are checked against dfs.
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -15,36 +17,26 @@ using skein::test::errorKinds;
 
 namespace {
 
-// Three workers each write one word of a calloc'd buffer under a mutex; main frees the buffer after joining them.
-// Traces (by hand): the three critical sections in any order, 3! = 6; nothing else is dependent (the words are
-// distinct, the calloc and free are ordered with every write by create and join). One final state.
-std::string bufferProgram(long words) {
-    return R"(
-        #include <pthread.h>
-        #include <stdlib.h>
-        int *buf;
-        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-        void *worker(void *arg) {
-            long i = (long)arg;
-            pthread_mutex_lock(&m);
-            buf[i * )" + std::to_string(words / 4) + R"(] = 1;
-            pthread_mutex_unlock(&m);
-            return 0;
-        }
-        int main(void) {
-            pthread_t t[3];
-            buf = calloc()" + std::to_string(words) + R"(, sizeof(int));
-            for (long i = 0; i < 3; i++) pthread_create(&t[i], 0, worker, (void *)i);
-            for (int i = 0; i < 3; i++) pthread_join(t[i], 0);
-            free(buf);
-            return 0;
-        })";
+// examples/buffer_workers.c: three workers each write one word of a calloc'd buffer under a mutex, main frees it
+// after joining them — 6 traces, one final state (derived in the file). -DWORDS sets the buffer's size.
+std::string bufferWorkers() {
+    std::ifstream in(std::string(SKEIN_SOURCE_DIR) + "/examples/buffer_workers.c");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+skein::test::Options withWords(long words, const std::string& algorithm = "dfs") {
+    skein::test::Options o;
+    o.algorithm = algorithm;
+    o.flags = {"-DWORDS=" + std::to_string(words)};
+    return o;
 }
 
 TEST(LargeObjects, QporExploresAMegabyteCallocAndFree) {
-    skein::test::Options o;
-    o.algorithm = "qpor";
-    const auto r = checkSource(bufferProgram(262144), o); // 1 MB: 262,144 words in the calloc and in the free
+    const std::string src = bufferWorkers();
+    ASSERT_FALSE(src.empty());
+    const auto r = checkSource(src, withWords(262144, "qpor")); // 1 MB: 262,144 words in the calloc and in the free
     EXPECT_EQ(r.verdict, skein::report::Verdict::Safe);
     EXPECT_EQ(r.stats.executions, 6u);
     EXPECT_EQ(r.stats.blocked, 0u);
@@ -53,13 +45,12 @@ TEST(LargeObjects, QporExploresAMegabyteCallocAndFree) {
 }
 
 TEST(LargeObjects, QporMatchesDfsOnASmallBuffer) {
-    const std::string src = bufferProgram(64);
-    const auto dfs = checkSource(src);
+    const std::string src = bufferWorkers();
+    ASSERT_FALSE(src.empty());
+    const auto dfs = checkSource(src, withWords(64));
     ASSERT_TRUE(dfs.stats.mazurkiewiczTraces.has_value());
     EXPECT_EQ(*dfs.stats.mazurkiewiczTraces, 6u);
-    skein::test::Options o;
-    o.algorithm = "qpor";
-    const auto q = checkSource(src, o);
+    const auto q = checkSource(src, withWords(64, "qpor"));
     EXPECT_EQ(q.stats.executions + q.stats.blocked, *dfs.stats.mazurkiewiczTraces);
     EXPECT_EQ(q.stats.finalStates, dfs.stats.finalStates);
     EXPECT_EQ(errorKinds(q), errorKinds(dfs));
