@@ -10,8 +10,9 @@ compile); an exploration under 200 ms is timed 21 times in each process and the 
 reports their median (`skein check --timed-runs`). "runs" counts every explored execution (complete, blocked and bounded). saved = dfs
 runs / qpor runs, speed-up = dfs ms / qpor ms; the criterion holds when saved / speed-up <= 2.
 
-By default each timed run follows warm-up explorations in the same process (`skein check --warm-runs`: 1 for dfs,
-20 for qpor), so both figures are a warm process's. Without it, a qpor exploration of a few dozen microseconds is
+By default each timed run follows warm-up explorations in the same process (`skein check --warm-runs`: 20 for
+qpor, and for dfs too when its probe run took under 200 ms — one for a longer dfs run, whose warm-up would cost
+minutes), so both figures are a warm process's and the two explorers of a short row are warmed alike. Without it, a qpor exploration of a few dozen microseconds is
 mostly the processor's cold start (its code and data not yet in the caches: ~0.15 ms here), which a dfs run of
 thousands of executions amortises; --cold measures that single-shot figure instead. Rows where dfs does not
 finish within --dfs-limit seconds are skipped.
@@ -27,14 +28,18 @@ class Measure:
     process (--timed-runs: the process reports their median), since one run of a few dozen microseconds swings 2-3x
     here."""
 
-    def __init__(self, skein, prog, args):
+    def __init__(self, skein, prog, args, warm=0, short_warm=None):
         self.skein, self.prog, self.args = skein, prog, args
+        self.warm = warm
         probe = self.one(1)
         self.timed = 21 if probe[1] < 200 else 1
+        if short_warm is not None and probe[1] < 200:
+            self.warm = short_warm  # cheap to warm as much as the other explorer
         self.out = [probe] if self.timed == 1 else []  # the probe counts only when timed like the others
 
     def one(self, timed):
-        p = subprocess.run([self.skein, "check", "--json", *self.args, f"--timed-runs={timed}", self.prog],
+        p = subprocess.run([self.skein, "check", "--json", *self.args, f"--warm-runs={self.warm}",
+                            f"--timed-runs={timed}", self.prog],
                            capture_output=True, text=True)
         j = json.loads(p.stdout)
         s = j["stats"]
@@ -73,11 +78,11 @@ def main():
     worst = 0.0
     for prog, args, _, _ in rows(a.rows):
         label = os.path.relpath(prog, os.path.join(here, "..")) + (" " + " ".join(args) if args else "")
-        dfs = Measure(a.skein, prog, ["--algo=dfs", f"--time-limit={a.dfs_limit}", f"--warm-runs={dw}", *args])
+        dfs = Measure(a.skein, prog, ["--algo=dfs", f"--time-limit={a.dfs_limit}", *args], dw, None if a.cold else qw)
         if dfs.out and dfs.out[0][2]:
             print(f"| {label} | dfs did not finish in {a.dfs_limit:g} s | | | | | | |")
             continue
-        qpor = Measure(a.skein, prog, ["--algo=qpor", "--alt=optimal", f"--warm-runs={qw}", *args])
+        qpor = Measure(a.skein, prog, ["--algo=qpor", "--alt=optimal", *args], qw)
         measure_both(dfs, qpor, a.dfs_runs, a.qpor_runs)
         dr, dm, cut = dfs.result()
         if cut:

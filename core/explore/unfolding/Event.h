@@ -47,6 +47,73 @@ enum class Mode : uint8_t {
 
 struct UEvent;
 
+// A list of events that most often holds none or one: the children of an event in one resource tree, the reads of
+// one write, an event's thread successors. The first is kept in place, so such a list takes 16 bytes (a vector:
+// 24) and allocates nothing until a second event comes; an event of U has one per access and one of its own, and
+// their first allocations were a good part of making an event on small programs (bench/README.md).
+class EventList {
+public:
+    EventList() = default;
+    EventList(const EventList& o) { assignFrom(o); }
+    EventList(EventList&& o) noexcept : one_(o.one_), size_(o.size_), cap_(o.cap_) { o.size_ = 0, o.cap_ = 1; }
+    EventList& operator=(const EventList& o) {
+        if (this != &o) {
+            release();
+            assignFrom(o);
+        }
+        return *this;
+    }
+    EventList& operator=(EventList&& o) noexcept {
+        if (this != &o) {
+            release();
+            one_ = o.one_, size_ = o.size_, cap_ = o.cap_;
+            o.size_ = 0, o.cap_ = 1;
+        }
+        return *this;
+    }
+    ~EventList() { release(); }
+
+    UEvent* const* begin() const { return data(); }
+    UEvent* const* end() const { return data() + size_; }
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    UEvent* operator[](size_t i) const { return data()[i]; }
+    void push_back(UEvent* e) {
+        if (size_ == cap_) grow();
+        data()[size_++] = e;
+    }
+    // Drops every occurrence of e, keeping the order of the others.
+    void remove(const UEvent* e) {
+        UEvent** d = data();
+        size_ = uint32_t(std::remove(d, d + size_, e) - d);
+    }
+
+private:
+    bool inPlace() const { return cap_ == 1; }
+    UEvent** data() { return inPlace() ? &one_ : heap_; }
+    UEvent* const* data() const { return inPlace() ? &one_ : heap_; }
+    void grow() {
+        const uint32_t cap = cap_ == 1 ? 4 : 2 * cap_;
+        UEvent** bigger = std::allocator<UEvent*>().allocate(cap);
+        std::copy(data(), data() + size_, bigger);
+        release();
+        heap_ = bigger, cap_ = cap;
+    }
+    void release() {
+        if (!inPlace()) std::allocator<UEvent*>().deallocate(heap_, cap_);
+        cap_ = 1;
+    }
+    void assignFrom(const EventList& o) {
+        size_ = 0, cap_ = 1;
+        for (UEvent* e : o) push_back(e);
+    }
+    union {
+        UEvent* one_ = nullptr; // cap_ == 1: the list's only slot
+        UEvent** heap_;         // otherwise: cap_ slots
+    };
+    uint32_t size_ = 0, cap_ = 1;
+};
+
 struct Access {
     Resource res;
     Mode mode = Mode::Read;
@@ -54,7 +121,7 @@ struct Access {
     TreeNode node;            // Write/Sync: this event's node in the resource tree
     // Indices for immediate conflicts (spikes of the comb): Write/Sync: the events whose parent in this
     // resource's tree is this event; Write on memory: the reads that read this write.
-    std::vector<UEvent*> children, readers;
+    EventList children, readers;
 };
 
 // The causal summary of a local configuration [e] (Def. 7 generalised): the <-maximal event of every thread
@@ -153,7 +220,7 @@ struct UEvent {
     std::vector<UEvent*> causes; // create / joined thread's last event / waking signal, then reads before writes
     std::vector<Access> accesses;
     TreeNode tnode;        // node in the thread's tree
-    std::vector<UEvent*> threadChildren; // events whose pt is this event
+    EventList threadChildren; // events whose pt is this event
     Summary summary;       // of [e], e included
     model::Event label;    // kind and address of the action (values are known once executed)
 

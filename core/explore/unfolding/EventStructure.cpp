@@ -453,13 +453,13 @@ void EventStructure::storeSummary(UEvent* ev) {
     ev->summary.assign(tmaxScratch_, all);
 }
 
-std::vector<UEvent*>& EventStructure::childrenList(UEvent* parent, const Resource& r, bool readers) {
+EventList& EventStructure::childrenList(UEvent* parent, const Resource& r, bool readers) {
     if (parent)
         if (Access* a = parent->access(r)) return readers ? a->readers : a->children;
     return readers ? initReaders_[r] : resourceRoots_[r];
 }
 
-std::vector<UEvent*>& EventStructure::threadRoot(ThreadId t) {
+EventList& EventStructure::threadRoot(ThreadId t) {
     if (threadRoots_.size() <= t) threadRoots_.resize(t + 1);
     return threadRoots_[t];
 }
@@ -470,7 +470,7 @@ void EventStructure::link(UEvent* e) {
 }
 
 void EventStructure::unlink(UEvent* e) {
-    auto drop = [&](std::vector<UEvent*>& v) { v.erase(std::remove(v.begin(), v.end(), e), v.end()); };
+    auto drop = [&](EventList& v) { v.remove(e); };
     drop(e->pt ? e->pt->threadChildren : threadRoot(e->thread));
     for (const Access& a : e->accesses) drop(childrenList(a.parent, a.res, a.mode == Mode::Read));
 }

@@ -177,12 +177,6 @@ public:
         for (UEvent* e : events_)
             if (e->inU) f(e);
     }
-    // The events of e's thread with e's thread predecessor (e included).
-    const std::vector<UEvent*>& threadSiblings(const UEvent* e) const {
-        static const std::vector<UEvent*> none;
-        if (e->pt) return e->pt->threadChildren;
-        return e->thread < threadRoots_.size() ? threadRoots_[e->thread] : none;
-    }
     // The causal summary of the union of the local configurations of `events` (a configuration), into tmax/entries.
     bool leqByTree(const UEvent* a, const UEvent* b) const;
     void mergeSummariesInto(const std::vector<UEvent*>& events, std::vector<UEvent*>& tmax,
@@ -220,12 +214,12 @@ private:
     EventIndex index_;
     // Children of the roots: first events of each thread, first nodes of each resource tree, reads of initial
     // values.
-    std::vector<std::vector<UEvent*>> threadRoots_; // thread → its first events (threadRoot)
+    std::vector<EventList> threadRoots_; // thread → its first events (threadRoot)
     // Hashed: one look-up per access of every event made, and a buffer's calloc makes one per word of it (an
     // ordered map's descent through thousands of words missed the cache at every level).
-    std::unordered_map<Resource, std::vector<UEvent*>, ResourceHash> resourceRoots_, initReaders_;
-    std::vector<UEvent*>& childrenList(UEvent* parent, const Resource& r, bool readers);
-    std::vector<UEvent*>& threadRoot(ThreadId t); // grows threadRoots_ to t
+    std::unordered_map<Resource, EventList, ResourceHash> resourceRoots_, initReaders_;
+    EventList& childrenList(UEvent* parent, const Resource& r, bool readers);
+    EventList& threadRoot(ThreadId t); // grows threadRoots_ to t
     static void predecessorsOf(const EventSpec& spec, std::vector<UEvent*>& preds);
     // Scratch buffers of the look-ups (kept to avoid allocating on every one).
     mutable std::vector<UEvent*> preds_;
@@ -242,14 +236,14 @@ template <class Skip, class F>
 void EventStructure::forEachImmediateConflict(const UEvent* e, Skip skip, F f) const {
     // Siblings in a thread or resource tree always conflict with e; a read and a write of the same word that
     // share the write they follow conflict unless the read is in the write's history.
-    auto siblings = [&](const std::vector<UEvent*>& v) {
+    auto siblings = [&](const EventList& v) {
         for (UEvent* x : v)
             if (x != e && !skip(x)) f(x);
     };
     // Thread siblings only for another outcome of the same action (a nondet value, the waiter a signal wakes):
     // a sibling with the same outcome differs from e in a resource parent, and then an event of its history is
     // a sibling of e in that resource's tree (DESIGN.md) — and the thread-root lists are long.
-    auto otherOutcomes = [&](const std::vector<UEvent*>& v) {
+    auto otherOutcomes = [&](const EventList& v) {
         for (UEvent* x : v)
             if (x != e && x->choice != e->choice && !skip(x)) f(x);
     };
@@ -260,7 +254,7 @@ void EventStructure::forEachImmediateConflict(const UEvent* e, Skip skip, F f) c
         if (e->thread < threadRoots_.size()) otherOutcomes(threadRoots_[e->thread]);
     for (const Access& a : e->accesses) {
         const Access* pa = a.parent ? a.parent->access(a.res) : nullptr;
-        const std::vector<UEvent*>* children = pa ? &pa->children : nullptr;
+        const EventList* children = pa ? &pa->children : nullptr;
         if (!pa)
             if (auto it = resourceRoots_.find(a.res); it != resourceRoots_.end()) children = &it->second;
         if (a.mode == Mode::Read) {
@@ -273,7 +267,7 @@ void EventStructure::forEachImmediateConflict(const UEvent* e, Skip skip, F f) c
         if (children) siblings(*children);
         if (a.mode == Mode::Write) {
             // Reads of the value e overwrites, unless they precede e.
-            const std::vector<UEvent*>* readers = pa ? &pa->readers : nullptr;
+            const EventList* readers = pa ? &pa->readers : nullptr;
             if (!pa)
                 if (auto it = initReaders_.find(a.res); it != initReaders_.end()) readers = &it->second;
             if (readers)
