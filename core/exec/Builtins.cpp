@@ -18,14 +18,16 @@ constexpr uint64_t kEBUSY = 16, kEINVAL = 22, kESRCH = 3;
 
 uint64_t rmwApply(program::RmwOp op, uint64_t old, uint64_t v, unsigned bits);
 
-std::string Executor::readCString(uint64_t ptr, size_t max) {
-    std::string s;
-    for (size_t i = 0; i < max; ++i) {
-        uint8_t* b;
-        if (memory_.check(ptr + i, 1, false, &b) != AccessError::None || *b == 0) break;
-        s.push_back(char(*b));
-    }
-    return s;
+// The string at ptr: up to its NUL, or to the end of its object when it has none there (the caller's range check
+// then reports the read past the end). Uncapped: a cap of 4,096 bytes made strlen of a longer string return 4,096
+// and strcpy copy only that much — a wrong value with no error, and a verdict built on it.
+std::string Executor::readCString(uint64_t ptr) {
+    uint8_t* b;
+    if (memory_.check(ptr, 1, false, &b) != AccessError::None) return {};
+    const Object* o = memory_.object(program::pointerObject(ptr));
+    const size_t left = o->size - program::pointerOffset(ptr); // ≥ 1: the check passed
+    const auto* nul = static_cast<const uint8_t*>(std::memchr(b, 0, left));
+    return std::string(reinterpret_cast<const char*>(b), nul ? size_t(nul - b) : left);
 }
 
 // printf with the interpreted program's arguments. Each conversion is formatted by the host's snprintf with a

@@ -226,7 +226,7 @@ private:
     void unsupported(ThreadId t, std::string what);
     void setPending(ThreadId t, const Event& ev, uint32_t choices = 1);
     uint32_t currentLoc(ThreadId t) const;
-    std::string readCString(uint64_t ptr, size_t max = 4096);
+    std::string readCString(uint64_t ptr);
     std::string formatPrintf(ThreadId t, uint64_t fmt, const uint64_t* args, uint32_t nargs);
     void refreshView(ThreadId t);
     void wakeJoiners(ThreadId finished);

@@ -379,6 +379,40 @@ TEST(ExecSemantics, MemoryAndStringFunctions) {
               "xxxxx 5 0\naabcdf\n-1 0 1 -1\n0 -1 -1\n1 2.5 hello\n9 0 -1\nfoobar xy 0 0\n");
 }
 
+// Strings longer than 4,096 bytes: the string functions once read at most that much, so strlen returned 4,096 and
+// strcpy copied 4,096 bytes of a longer string — wrong values, and no error. An unterminated string is read to its
+// object's end and reported as the out-of-bounds read it is.
+TEST(ExecSemantics, StringFunctionsOnLongStrings) {
+    EXPECT_EQ(safeOutput(R"(
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <string.h>
+        int main() {
+            char *s = malloc(10001), *d = malloc(20002);
+            memset(s, 'a', 10000);
+            s[10000] = 0;
+            s[9000] = 'b';
+            strcpy(d, s);
+            strcat(d, s);
+            printf("%zu %zu %d %c %c %d\n", strlen(s), strlen(d), strcmp(s, d) < 0, d[9000], d[19000], d[20000]);
+            d[9000] = 'a';
+            printf("%d %d\n", strcmp(s, d) > 0, strncmp(s, d, 9000));
+            return 0;
+        })"),
+              "10000 20000 1 b b 0\n1 0\n");
+    const auto r = skein::test::checkSource(R"(
+        #include <stdlib.h>
+        #include <string.h>
+        int main() {
+            char *s = malloc(8192);
+            memset(s, 'a', 8192); // no NUL
+            return (int)strlen(s);
+        })");
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].kind, skein::report::ErrorKind::Memory);
+    EXPECT_NE(r.errors[0].message.find("out-of-bounds"), std::string::npos) << r.errors[0].message;
+}
+
 TEST(ExecSemantics, HeapAllocation) {
     EXPECT_EQ(safeOutput(R"(
         #include <stdio.h>
