@@ -2,11 +2,15 @@
 // view is the base with the delta's entries replacing equal keys and adding new ones, in key order; look-ups see
 // the same.
 #include <array>
+#include <map>
+#include <random>
+#include <set>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "core/explore/unfolding/Event.h"
+#include "core/explore/unfolding/EventStructure.h"
 
 namespace {
 
@@ -73,6 +77,81 @@ TEST(SummaryDelta, AnEmptyDeltaIsItsBase) {
     ASSERT_EQ(v.size(), 1u);
     EXPECT_EQ(v[0].ev, &ev[1]);
     EXPECT_EQ(delta.find(word(8), kNoThread)->ev, &ev[1]);
+}
+
+// Every event's summary, as EventStructure::findOrCreate stores it, against its history walked by hand: per thread
+// the latest event, per resource the deepest write, per (word, thread) the latest read. Random events of one
+// execution — most with their thread predecessor as their only maximal predecessor (the summary built from pt's
+// delta directly), some reading or overwriting another thread's write (the general merge), some touching a dozen
+// words at once (sorted accesses) — so both ways of building a summary, full and delta, are compared.
+TEST(SummaryDelta, EverySummaryMatchesItsHistory) {
+    using skein::model::EventKind;
+    std::mt19937 rng(7);
+    EventStructure es(4);
+    std::array<UEvent*, 3> last{};          // each thread's latest event
+    std::map<Resource, UEvent*> lastWrite;   // each word's latest write (the configuration's tree maximum)
+    std::vector<UEvent*> made;
+    for (int i = 0; i < 600; ++i) {
+        const ThreadId t = ThreadId(rng() % 3);
+        const bool write = rng() % 2;
+        const uint64_t first = 8 * (rng() % 40), words = rng() % 10 == 0 ? 12 : 1;
+        EventSpec spec;
+        spec.thread = t;
+        spec.label.kind = write ? EventKind::Write : EventKind::Read;
+        spec.label.addr = first;
+        spec.pt = last[t];
+        for (uint64_t w = 0; w < words; ++w) {
+            Access a;
+            a.res = word(first + 8 * w);
+            a.mode = write ? Mode::Write : Mode::Read;
+            auto lw = lastWrite.find(a.res);
+            a.parent = lw == lastWrite.end() ? nullptr : lw->second;
+            spec.accesses.push_back(a);
+        }
+        bool created = false;
+        UEvent* e = es.findOrCreate(spec, &created);
+        ASSERT_TRUE(created) << i;
+        last[t] = e;
+        if (write)
+            for (const Access& a : spec.accesses) lastWrite[a.res] = e;
+        made.push_back(e);
+    }
+    size_t deltas = 0;
+    for (UEvent* e : made) {
+        std::set<UEvent*> history;
+        std::vector<UEvent*> todo = {e};
+        while (!todo.empty()) {
+            UEvent* x = todo.back();
+            todo.pop_back();
+            if (!history.insert(x).second) continue;
+            forEachPredecessor(*x, [&](UEvent* p) {
+                todo.push_back(p);
+                return true;
+            });
+        }
+        // Events are made in execution order: a later id is later in its thread, its word's tree and its reads.
+        std::map<std::pair<Resource, ThreadId>, UEvent*> want;
+        std::vector<UEvent*> tmax(3, nullptr);
+        for (UEvent* x : history) {
+            if (!tmax[x->thread] || tmax[x->thread]->id < x->id) tmax[x->thread] = x;
+            for (const Access& a : x->accesses) {
+                UEvent*& w = want[{a.res, a.mode == Mode::Read ? x->thread : kNoThread}];
+                if (!w || w->id < x->id) w = x;
+            }
+        }
+        std::vector<SummaryEntry> got = view(e->summary);
+        ASSERT_EQ(got.size(), want.size()) << "event " << e->id;
+        size_t k = 0;
+        for (const auto& [key, x] : want) {
+            EXPECT_EQ(got[k].res, key.first) << "event " << e->id << " entry " << k;
+            EXPECT_EQ(got[k].reader, key.second) << "event " << e->id << " entry " << k;
+            EXPECT_EQ(got[k].ev, x) << "event " << e->id << " entry " << k;
+            ++k;
+        }
+        for (ThreadId t = 0; t < 3; ++t) EXPECT_EQ(e->summary.threadMax(t), tmax[t]) << "event " << e->id;
+        deltas += e->summary.base() != nullptr;
+    }
+    EXPECT_GT(deltas, made.size() / 2); // most are stored as deltas: the path this checks is taken
 }
 
 } // namespace

@@ -26,14 +26,14 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         return std::nullopt;
     }
     // k events of D: e (the top node's last addition) first, then the most recently added.
-    size_t dSize = 0;
-    for (const Node& n : stack_.live()) dSize += n.Dlocal.size();
+    const size_t dSize = stack_.dSize();
     size_t k = altK_ <= 0 ? dSize : std::min<size_t>(size_t(altK_), dSize);
     if (altK_ < 0) k = 1;
     std::vector<UEvent*>& selected = altSelected_; // the explorer's buffers: this runs once per explored event
     selected.clear();
-    for (size_t i = stack_.size(); i-- > 0 && selected.size() < k;) {
-        const std::vector<UEvent*>& dl = stack_[i].Dlocal;
+    const std::span<const uint32_t> dNodes = stack_.dNodes();
+    for (size_t i = dNodes.size(); i-- > 0 && selected.size() < k;) {
+        const std::vector<UEvent*>& dl = stack_[dNodes[i]].Dlocal;
         for (size_t j = dl.size(); j-- > 0 && selected.size() < k;) selected.push_back(dl[j]);
     }
 

@@ -388,35 +388,37 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
         a.node.attach(const_cast<TreeNode*>(nodeIn(a.parent, a.res)), step_);
     }
     // Summary of [e]: the causal maximum over the predecessors' summaries, then e itself.
-    mergeSummariesInto(preds_, tmaxScratch_, entriesScratch_);
-    if (tmaxScratch_.size() <= ev->thread) tmaxScratch_.resize(ev->thread + 1, nullptr);
-    tmaxScratch_[ev->thread] = ev;
-    auto ownEntry = [&](const Access& a) {
-        return SummaryEntry{a.res, a.mode == Mode::Read ? ev->thread : model::kNoThread, ev};
-    };
-    if (ev->accesses.size() <= UEvent::kAccessScan) {
-        for (const Access& a : ev->accesses) {
-            const SummaryEntry own = ownEntry(a);
-            auto pos = std::lower_bound(entriesScratch_.begin(), entriesScratch_.end(), own);
-            if (pos != entriesScratch_.end() && pos->sameKey(own)) *pos = own;
-            else entriesScratch_.insert(pos, own);
+    if (!summaryAfterThreadPredecessor(ev)) {
+        mergeSummariesInto(preds_, tmaxScratch_, entriesScratch_);
+        if (tmaxScratch_.size() <= ev->thread) tmaxScratch_.resize(ev->thread + 1, nullptr);
+        tmaxScratch_[ev->thread] = ev;
+        auto ownEntry = [&](const Access& a) {
+            return SummaryEntry{a.res, a.mode == Mode::Read ? ev->thread : model::kNoThread, ev};
+        };
+        if (ev->accesses.size() <= UEvent::kAccessScan) {
+            for (const Access& a : ev->accesses) {
+                const SummaryEntry own = ownEntry(a);
+                auto pos = std::lower_bound(entriesScratch_.begin(), entriesScratch_.end(), own);
+                if (pos != entriesScratch_.end() && pos->sameKey(own)) *pos = own;
+                else entriesScratch_.insert(pos, own);
+            }
+        } else {
+            // Many accesses (sorted by resource, hence their entries by key): one merge, where an insertion each
+            // was quadratic on a large memset.
+            std::vector<SummaryEntry>& merged = mergeScratch_;
+            merged.clear();
+            auto in = entriesScratch_.cbegin();
+            for (const Access& a : ev->accesses) {
+                const SummaryEntry own = ownEntry(a);
+                while (in != entriesScratch_.cend() && *in < own) merged.push_back(*in++);
+                if (in != entriesScratch_.cend() && in->sameKey(own)) ++in;
+                merged.push_back(own);
+            }
+            merged.insert(merged.end(), in, entriesScratch_.cend());
+            entriesScratch_.swap(merged);
         }
-    } else {
-        // Many accesses (sorted by resource, hence their entries by key): one merge, where an insertion each was
-        // quadratic on a large memset.
-        std::vector<SummaryEntry>& merged = mergeScratch_;
-        merged.clear();
-        auto in = entriesScratch_.cbegin();
-        for (const Access& a : ev->accesses) {
-            const SummaryEntry own = ownEntry(a);
-            while (in != entriesScratch_.cend() && *in < own) merged.push_back(*in++);
-            if (in != entriesScratch_.cend() && in->sameKey(own)) ++in;
-            merged.push_back(own);
-        }
-        merged.insert(merged.end(), in, entriesScratch_.cend());
-        entriesScratch_.swap(merged);
+        storeSummary(ev);
     }
-    storeSummary(ev);
     ev->keyHash = fp.hash;
     index_.insert(ev, fp.check);
     link(ev);
@@ -451,6 +453,46 @@ void EventStructure::storeSummary(UEvent* ev) {
         }
     }
     ev->summary.assign(tmaxScratch_, all);
+}
+
+// [e] = [pt(e)] ∪ {e} when pt(e) is e's only maximal predecessor (preds_, after keyInto) — the common case: an
+// event whose other predecessors its thread has seen already. e's summary is then pt's with e's own entries over
+// it, and what storeSummary would store — a delta over pt's base, or pt itself when pt's summary is full — is pt's
+// delta with e's entries merged in: built here in time proportional to that delta and e's accesses, where merging
+// pt's whole summary and comparing it with the base again cost every event the size of its history (a thread
+// writing 4,000 words: half of the run). False when the summary must be stored full (or is too small for a delta):
+// the general path then builds it.
+bool EventStructure::summaryAfterThreadPredecessor(UEvent* ev) {
+    if (!ev->pt || preds_.size() != 1 || preds_[0] != ev->pt) return false;
+    const Summary& ps = ev->pt->summary;
+    const Summary* base = ps.base() ? ps.base() : &ps;
+    const std::span<const SummaryEntry> baseEntries = base->own();
+    const std::span<const SummaryEntry> ptDelta = ps.base() ? ps.own() : std::span<const SummaryEntry>{};
+    std::vector<SummaryEntry>& own = ownScratch_;
+    own.clear();
+    for (const Access& a : ev->accesses)
+        own.push_back({a.res, a.mode == Mode::Read ? ev->thread : model::kNoThread, ev});
+    if (!std::is_sorted(own.begin(), own.end())) std::sort(own.begin(), own.end()); // one entry per resource
+    // pt's delta with e's entries over it (e's win on an equal key), and the number of keys of [e] — the base's and
+    // those the delta adds — that storeSummary's bound depends on.
+    std::vector<SummaryEntry>& delta = deltaScratch_;
+    delta.clear();
+    auto in = ptDelta.begin();
+    for (const SummaryEntry& o : own) {
+        while (in != ptDelta.end() && *in < o) delta.push_back(*in++);
+        if (in != ptDelta.end() && in->sameKey(o)) ++in;
+        delta.push_back(o);
+    }
+    delta.insert(delta.end(), in, ptDelta.end());
+    size_t keys = baseEntries.size();
+    for (const SummaryEntry& en : delta)
+        if (!findIn(baseEntries, en)) ++keys;
+    if (keys < 4 || delta.size() > size_t(std::sqrt(2.0 * double(keys)))) return false;
+    tmaxScratch_.assign(ps.tmax().begin(), ps.tmax().end());
+    if (tmaxScratch_.size() <= ev->thread) tmaxScratch_.resize(ev->thread + 1, nullptr);
+    tmaxScratch_[ev->thread] = ev;
+    ev->summary.assign(tmaxScratch_, delta, base);
+    return true;
 }
 
 EventList& EventStructure::childrenList(UEvent* parent, const Resource& r, bool readers) {

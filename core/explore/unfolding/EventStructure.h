@@ -227,6 +227,8 @@ private:
     mutable std::vector<SummaryEntry> mergeScratch_, entriesScratch_, deltaScratch_;
     mutable std::vector<UEvent*> tmaxScratch_;
     void storeSummary(UEvent* e);
+    bool summaryAfterThreadPredecessor(UEvent* e);
+    std::vector<SummaryEntry> ownScratch_;
     void link(UEvent* e);
     void unlink(UEvent* e);
     bool memoryConflict(const UEvent* a, const Summary& bSummary, const UEvent* bEvent) const;

@@ -241,7 +241,7 @@ void QporExplorer::prune() {
     if (es_.uSize() < pruneThreshold_) return;
     phase_.enter(PhaseClock::Other); // until the parent's Alt
     std::vector<UEvent*> D;
-    for (const Node& n : stack_.live()) D.insert(D.end(), n.Dlocal.begin(), n.Dlocal.end());
+    for (uint32_t i : stack_.dNodes()) D.insert(D.end(), stack_[i].Dlocal.begin(), stack_[i].Dlocal.end());
     std::vector<UEvent*> drop;
     es_.forEachInU([&](UEvent* x) {
         if (x->inD || F_.contains(x) || es_.conflictsWith(x, F_)) return;
@@ -382,7 +382,7 @@ report::CheckResult QporExplorer::run() {
             continue;
         }
         // The subtree of C ∪ {e} is done (line 10). Now the configurations with C but without e (lines 11-12).
-        n.Dlocal.push_back(n.e);
+        stack_.addToD(n.e); // n is the top node
         n.e->inD++;
         if (auto J = alternative()) {
             if (kTrace) {
