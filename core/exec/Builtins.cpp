@@ -14,6 +14,9 @@ using program::Instr;
 
 namespace {
 constexpr uint64_t kEBUSY = 16, kEINVAL = 22, kESRCH = 3;
+// The largest heap allocation that succeeds (256 MB): past it malloc, calloc and realloc return NULL, as a real
+// allocator may — the arena holds every object of an execution, and object sizes are 32-bit.
+constexpr uint64_t kMaxAllocation = uint64_t(1) << 28;
 }
 
 uint64_t rmwApply(program::RmwOp op, uint64_t old, uint64_t v, unsigned bits);
@@ -183,8 +186,10 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     switch (b) {
     case Builtin::Malloc:
     case Builtin::Calloc: {
-        uint64_t n = b == Builtin::Malloc ? A(0) : A(0) * A(1);
-        if (n > (1u << 28)) return done(0); // allocation failure, as a real malloc may
+        uint64_t n = A(0);
+        // Past kMaxAllocation (or a calloc whose product overflows) the allocation fails, as a real one may: NULL.
+        if (b == Builtin::Calloc && __builtin_mul_overflow(A(0), A(1), &n)) return done(0);
+        if (n > kMaxAllocation) return done(0);
         return done(memory_.allocate(t, uint32_t(n), ObjectKind::Heap, true, currentLoc(t)));
     }
     case Builtin::Realloc:
@@ -192,8 +197,11 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         uint64_t p = A(0);
         if (p == 0) {
             if (b == Builtin::Free) return done(0);
+            if (A(1) > kMaxAllocation) return done(0);
             return done(memory_.allocate(t, uint32_t(A(1)), ObjectKind::Heap, true, currentLoc(t)));
         }
+        // A realloc that cannot allocate returns NULL and leaves the object as it was: no event.
+        if (b == Builtin::Realloc && A(1) > kMaxAllocation) return done(0);
         Object* o = memory_.object(program::pointerObject(p));
         if (!o || o->kind != ObjectKind::Heap || program::pointerOffset(p) != 0) {
             fail(t, report::ErrorKind::Memory,

@@ -453,6 +453,27 @@ TEST(ExecSemantics, HeapAllocation) {
               "28 0 3 54321 k\n");
 }
 
+// An allocation Skein cannot make (over 256 MB) fails as a real one may: NULL, and a failed realloc leaves its object
+// as it was. A calloc whose size product overflows fails too — it once wrapped around to a 0-byte object, and a
+// realloc past the limit was cut to 32 bits and freed the object it was given.
+TEST(ExecSemantics, AllocationsTooLargeReturnNull) {
+    EXPECT_EQ(safeOutput(R"(
+        #include <stdint.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+        int main() {
+            char *p = malloc(((size_t)1 << 32) | 8);
+            char *c = calloc((size_t)1 << 33, (size_t)1 << 31);
+            char *q = malloc(16);
+            q[0] = 7;
+            char *r = realloc(q, SIZE_MAX - 1);
+            printf("%d %d %d %d %d\n", p == 0, c == 0, r == 0, q[0], realloc(0, SIZE_MAX) == 0);
+            free(q);
+            return 0;
+        })"),
+              "1 1 1 7 1\n");
+}
+
 TEST(ExecSemantics, PrintfFamilyIsCaptured) {
     auto r = checkSource(R"(
         #include <stdio.h>
