@@ -132,6 +132,20 @@ void Executor::accessRanges(const Instr& in, const uint64_t* R, const program::F
         break;
     }
     }
+    // A length past any object's size (a negative length passed as size_t, say) fails out of bounds when the call
+    // runs; as a footprint it is cut to the rest of its object — cut to 32 bits it was arbitrary, and at 4 GB the
+    // explorers would have walked a billion words before the call failed.
+    auto roomFrom = [&](uint64_t p) -> uint32_t {
+        const Object* o = memory_.object(program::pointerObject(p));
+        const uint64_t off = program::pointerOffset(p);
+        return o && off < o->size ? uint32_t(o->size - off) : 1;
+    };
+    const bool lengthArgument = b == Builtin::Memcpy || b == Builtin::Memmove || b == Builtin::Memset ||
+                                b == Builtin::Memcmp || b == Builtin::Strncpy;
+    if (lengthArgument && A(2) > kMaxAllocation) {
+        ev.size = roomFrom(ev.addr);
+        if (b != Builtin::Memset && b != Builtin::Strncpy) ev.size2 = roomFrom(ev.addr2); // strncpy reads its string
+    }
     auto objectSize = [&](uint64_t p) -> uint32_t {
         const Object* o = memory_.object(program::pointerObject(p));
         return o ? std::max<uint32_t>(o->size, 1) : 1;
@@ -530,13 +544,16 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
     case Builtin::Strcat: {
         std::string s = readCString(A(1));
         uint64_t off = b == Builtin::Strcat ? readCString(A(0)).size() : 0;
-        std::vector<uint8_t> bytes(s.begin(), s.end());
-        bytes.push_back(0);
-        if (b == Builtin::Strncpy) bytes.resize(A(2), 0);
-        if (!range(A(1), std::min<uint64_t>(s.size() + 1, bytes.size()), false) && !bytes.empty()) return;
-        uint8_t* d = range(A(0) + off, bytes.size(), true);
-        if (!d && !bytes.empty()) return;
-        if (!bytes.empty()) std::memcpy(d, bytes.data(), bytes.size());
+        // n bytes written: the string and its NUL, or (strncpy) exactly n — the string cut or padded with NULs. The
+        // ranges are checked before anything is built: a strncpy of (size_t)-1 bytes once sized a buffer that large.
+        const uint64_t n = b == Builtin::Strncpy ? A(2) : s.size() + 1;
+        if (n == 0) return finish(A(0));
+        if (!range(A(1), std::min<uint64_t>(s.size() + 1, n), false)) return;
+        uint8_t* d = range(A(0) + off, n, true);
+        if (!d) return;
+        const size_t copied = size_t(std::min<uint64_t>(s.size(), n));
+        std::memcpy(d, s.data(), copied);
+        std::memset(d + copied, 0, size_t(n - copied));
         return finish(A(0));
     }
     case Builtin::Strlen: {

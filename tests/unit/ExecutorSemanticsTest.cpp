@@ -474,6 +474,43 @@ TEST(ExecSemantics, AllocationsTooLargeReturnNull) {
               "1 1 1 7 1\n");
 }
 
+// A length no object can hold — a negative one passed as size_t, say — fails out of bounds, in every explorer. It
+// once crashed the process (strncpy sized a buffer of (size_t)-1 bytes), hung every explorer at 4 GB (the event's
+// footprint: a billion words), or, cut to 32 bits, gave the event no footprint, and the race below went unseen.
+TEST(ExecSemantics, HugeLengthsFailOutOfBounds) {
+    const auto r = skein::test::checkSource(R"(
+        #include <string.h>
+        int main() { char d[8]; strncpy(d, "abc", (size_t)-1); return d[0]; })");
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].kind, ErrorKind::Memory);
+    EXPECT_NE(r.errors[0].message.find("out-of-bounds"), std::string::npos) << r.errors[0].message;
+    for (const char* length : {"(size_t)1 << 33", "((size_t)1 << 32) - 8"})
+        for (const char* algorithm : {"dfs", "qpor", "vhb"}) {
+            SCOPED_TRACE(std::string(algorithm) + " " + length);
+            Options o;
+            o.algorithm = algorithm;
+            const auto t = skein::test::checkSource(std::string(R"(
+                #include <pthread.h>
+                #include <stdlib.h>
+                #include <string.h>
+                char *buf;
+                int x;
+                void *w(void *a) { memset(buf, 0, )") + length + R"(); return 0; }
+                void *r(void *a) { x = buf[3]; return 0; }
+                int main() {
+                    pthread_t a, b;
+                    buf = malloc(64);
+                    pthread_create(&a, 0, w, 0);
+                    pthread_create(&b, 0, r, 0);
+                    pthread_join(a, 0);
+                    pthread_join(b, 0);
+                    return 0;
+                })",
+                                                    o);
+            EXPECT_EQ(skein::test::errorKinds(t), (std::vector<std::string>{"data_race", "memory"}));
+        }
+}
+
 TEST(ExecSemantics, PrintfFamilyIsCaptured) {
     auto r = checkSource(R"(
         #include <stdio.h>
