@@ -83,6 +83,24 @@ private:
     }
 };
 
+// Sorts v by `less` when it is made of a few ascending runs — a multi-word event's words or accesses: a range
+// after another, reads then writes — by merging them (linear for the usual two or three; std::sort past 8).
+template <class T, class Less>
+void sortRuns(std::vector<T>& v, Less less) {
+    size_t runs = 0;
+    for (size_t i = 1; i < v.size(); ++i) {
+        if (!less(v[i], v[i - 1])) continue;
+        if (++runs > 8) {
+            std::sort(v.begin(), v.end(), less);
+            return;
+        }
+        size_t j = i + 1;
+        while (j < v.size() && !less(v[j], v[j - 1])) ++j;
+        std::inplace_merge(v.begin(), v.begin() + ptrdiff_t(i), v.begin() + ptrdiff_t(j), less);
+        i = j - 1;
+    }
+}
+
 // A node's events with the decisions that replay them (the choice of each event, per thread).
 struct Node {
     Apo apo;
@@ -116,7 +134,13 @@ private:
     // Locations: dense keys for memory words (by address, one access size each), mutexes, condition variables
     // (their waiters, as a bit set) and heap objects (alive or freed).
     enum KeyKind : uint8_t { kMemory, kMutex, kCond, kAlive };
-    std::map<std::pair<uint8_t, uint64_t>, uint32_t> keys_;
+    struct KeyHash {
+        size_t operator()(const std::pair<uint8_t, uint64_t>& k) const {
+            return std::hash<uint64_t>()(mix(k.second, k.first));
+        }
+    };
+    // (A hash map: every word of a large memset or memcpy is looked up per event built.)
+    std::unordered_map<std::pair<uint8_t, uint64_t>, uint32_t, KeyHash> keys_;
     std::vector<uint32_t> keySize_;
     std::vector<uint8_t> keyKind_;
     std::vector<std::optional<uint64_t>> init_;
@@ -221,6 +245,7 @@ private:
     std::vector<Work> work_;
     std::shared_ptr<const Closed> nodeClosed_; // the visited node's closed order, when extendValues made it
     SymEvent multiEvent(const Event& e, const SymEvent& base, const Shadow& vals);
+    static void mergeWords(std::vector<WordUse>& ws); // by address, each word once (masks joined)
     std::vector<SymEvent> multiCandidates(const Node& n, ThreadId t, const SymEvent& base, bool forceAlive = false);
     std::vector<std::pair<SymEvent, std::unique_ptr<exec::Executor>>>
     multiCandidatesOn(const exec::Executor& c, const Node& n, ThreadId t, const SymEvent& base,

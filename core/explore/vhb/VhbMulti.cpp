@@ -27,10 +27,23 @@ uint64_t bitsOf(uint64_t w, uint64_t lo, uint64_t hi) {
 constexpr uint64_t kFull = (uint64_t(1) << (8 * kW)) - 1;
 } // namespace
 
+// Words by address, each once with the union of its masks (a sorted vector, not a std::map: an event of a
+// 1 MB buffer has 262,144 words, and this runs for every multi-word event stepped, built and tried).
+void VhbExplorer::mergeWords(std::vector<WordUse>& ws) {
+    sortRuns(ws, [](const WordUse& x, const WordUse& y) { return x.word < y.word; });
+    size_t n = 0;
+    for (size_t i = 0; i < ws.size(); ++i) {
+        if (n && ws[n - 1].word == ws[i].word) ws[n - 1].mask |= ws[i].mask;
+        else ws[n++] = ws[i];
+    }
+    ws.resize(n);
+}
+
 std::vector<VhbExplorer::WordUse> VhbExplorer::readWords(const Event& e) const {
-    std::map<uint64_t, uint64_t> m;
+    std::vector<WordUse> out;
     auto range = [&](uint64_t lo, uint64_t hi) {
-        for (uint64_t w = wordOf(lo); w < hi; w += kW) m[w] |= bitsOf(w, lo, hi);
+        for (uint64_t w = wordOf(lo); w < hi; w += kW)
+            out.push_back({w, w >= lo && w + kW <= hi ? kFull : bitsOf(w, lo, hi)});
     };
     if (e.kind == EventKind::Free) range(e.addr, e.addr + e.size); // realloc copies the whole object
     else
@@ -41,16 +54,16 @@ std::vector<VhbExplorer::WordUse> VhbExplorer::readWords(const Event& e) const {
     // A partially written word is a read of its other bytes (then a write of the whole word): no byte is lost.
     if (e.kind != EventKind::Free && e.writes())
         for (uint64_t w = wordOf(e.addr); w < e.addr + e.size; w += kW)
-            if (uint64_t own = bitsOf(w, e.addr, e.addr + e.size); own != kFull) {
+            if (w < e.addr || w + kW > e.addr + e.size) { // (the others are written whole)
+                const uint64_t own = bitsOf(w, e.addr, e.addr + e.size);
                 // Only the bytes that exist: a word past its object's end (a 1-byte flag) has bytes nobody can
                 // write, and reading them would make a plain write read-like for nothing.
                 uint64_t other = 0;
                 for (uint64_t b = 0; b < kW; ++b)
                     if (!((own >> (8 * b)) & 0xff) && ex_->peek(w + b, 1)) other |= uint64_t(0xff) << (8 * b);
-                if (other) m[w] |= other;
+                if (other) out.push_back({w, other});
             }
-    std::vector<WordUse> out;
-    for (auto [w, mask] : m) out.push_back({w, mask});
+    mergeWords(out);
     return out;
 }
 
@@ -73,7 +86,8 @@ uint64_t VhbExplorer::peekWord(const exec::Executor& ex, uint64_t word) const {
 SymEvent VhbExplorer::multiEvent(const Event& e, const SymEvent& base, const Shadow& vals) {
     SymEvent s = base;
     auto accs = std::make_shared<std::vector<WordAcc>>();
-    auto rw = vals.words.empty() && vals.read.empty() ? readWords(e) : vals.words; // as when it ran
+    const std::vector<WordUse> fresh = vals.words.empty() && vals.read.empty() ? readWords(e) : std::vector<WordUse>();
+    const std::vector<WordUse>& rw = vals.words.empty() && vals.read.empty() ? fresh : vals.words; // as when it ran
     for (size_t i = 0; i < rw.size(); ++i)
         accs->push_back({key(kMemory, rw[i].word, 0), false, i < vals.read.size() ? vals.read[i] & rw[i].mask : 0,
                          rw[i].mask});
