@@ -544,6 +544,7 @@ void VhbExplorer::finishStats() {
     st.extra["resumed"] = double(resumed_);
     st.extra["quick_bottoms"] = double(quickBottoms_);
     st.extra["prefixes_refuted"] = double(prefixesRefuted_);
+    st.extra["word_searches"] = double(wordSearches_);
     st.extra["cut_leaves"] = double(cutLeaves_);
     st.extra["cut_predicted"] = double(cutPredicted_);
 

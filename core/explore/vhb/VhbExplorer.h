@@ -167,6 +167,7 @@ private:
     // atomic sections with many ways through them event by event: the prefixes Closure refuted there (withEvents,
     // realizable). Below kPlainCombinations every combination / way is tried.
     uint64_t prefixesRefuted_ = 0;
+    uint64_t wordSearches_ = 0; // multi-word events whose candidates were searched word by word (over 64)
     static constexpr size_t kPlainCombinations = 64;
     // Cut threads (DESIGN.md "Cut threads end a node"): nodes ended by a thread cut after an event that only
     // observed, those of them known without a visit, and the per-thread hashes (events, values, choices) after
@@ -245,6 +246,26 @@ private:
     std::vector<Work> work_;
     std::shared_ptr<const Closed> nodeClosed_; // the visited node's closed order, when extendValues made it
     SymEvent multiEvent(const Event& e, const SymEvent& base, const Shadow& vals);
+    // The words a multi-word event may read (with the bytes it reads there) and what each may observe
+    // (VhbMulti.cpp, DESIGN.md "Large objects").
+    struct WordChoices {
+        std::vector<WordUse> words;   // the words with two or more candidate values, by address
+        std::vector<uint32_t> keys;   // their keys
+        std::vector<uint64_t> single; // the others (one candidate value: the executor's copy holds it), by address
+        // Per word i of `words`: its candidate values (on its mask, ascending) vals[valAt[i], valAt[i + 1]); the
+        // events that write it, numbered in event order, with the value each leaves there (on the mask):
+        // src/wval[wAt[i], wAt[i + 1]); the initial value Closure gives it (on the mask; initKnown 0: any).
+        std::vector<uint32_t> valAt, wAt, src;
+        std::vector<uint64_t> vals, wval, init;
+        std::vector<uint8_t> initKnown;
+        std::vector<uint32_t> group; // per word: words written by the same events share a group
+        size_t groups = 0;
+        // Per writing event (its number): where it is in withEvents' APO (thread, index).
+        std::vector<std::pair<uint32_t, uint32_t>> writer;
+    };
+    // (`more`: thread t's events after the node's, as withEvents appends them.)
+    WordChoices wordChoices(const Node& n, ThreadId t, const std::vector<SymEvent>& more,
+                            const std::vector<WordUse>& m);
     static void mergeWords(std::vector<WordUse>& ws); // by address, each word once (masks joined)
     std::vector<SymEvent> multiCandidates(const Node& n, ThreadId t, const SymEvent& base, bool forceAlive = false);
     std::vector<std::pair<SymEvent, std::unique_ptr<exec::Executor>>>
@@ -253,8 +274,9 @@ private:
     // The node with evs appended to thread t (not finished, its section closed after them), with the initial
     // values of keys met since the node was built: the APO of a relaxation of every extension evs begins.
     Apo withEvents(const Node& n, ThreadId t, const std::vector<SymEvent>& evs) const;
-    // Some linearisation of a respects its values: Closure, then Realize within a budget (past it: true).
-    bool realizable(const Apo& a);
+    // Some linearisation of a respects its values: Closure, then Realize within a budget (past it: true). The
+    // linearisation found goes to `witness` (left empty past the budget).
+    bool realizable(const Apo& a, Linearisation* witness = nullptr);
     void learnInit(ThreadId t, bool stepping = true);
     bool replay(const std::vector<report::Decision>& schedule);
     bool resume(Work& w); // w.from's state, then the rest of w.schedule
