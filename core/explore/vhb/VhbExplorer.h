@@ -178,6 +178,10 @@ private:
     uint64_t resumed_ = 0;         // nodes whose state was a snapshot of their parent's, stepped (no replay)
     static constexpr uint32_t kInsertTries = 4;
 
+    // The time budget or cancellation, looked at inside a visit's long loops (a multi-word event's candidates):
+    // once true, the visit stops where it is and run() records the bound (RunClock::afterExecution).
+    bool outOfTime_ = false;
+    bool outOfTime() { return outOfTime_ || (outOfTime_ = clock_.shouldStop()); }
     void setLimit(std::string why) {
         if (!limit_) limit_ = std::move(why);
     }

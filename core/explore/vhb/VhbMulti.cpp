@@ -497,7 +497,8 @@ VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId
         stack.push_back({i, opts, std::move(witness), 0, undo.size(), reads.size(), setLog.size()});
     };
     descend(0, nullptr);
-    while (!stack.empty() && !limit_) {
+    for (uint64_t steps = 0; !stack.empty() && !limit_;) {
+        if ((++steps & 255) == 0 && outOfTime()) break;
         Frame& f = stack.back();
         for (; undo.size() > f.undo; undo.pop_back()) alive[undo.back().group] = std::move(undo.back().alive);
         for (; setLog.size() > f.placed; setLog.pop_back()) {
