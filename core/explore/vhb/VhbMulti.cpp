@@ -141,7 +141,8 @@ std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, co
 // The words a multi-word event may read and what each may observe (DESIGN.md "Large objects"): one pass over the
 // node's events and the section's so far for all the words at once — a call of valuesOf per word scanned every
 // event's word accesses once per word, quadratic in the size of a memcpy of a buffer another event wrote whole.
-// The candidate values of a word are valuesOf's (its initial value and the values of its writes), on its mask.
+// The candidate values of a word are valuesOf's (its initial value and the values of its writes: the candidate
+// writes M(r) grouped by value, Alg. 6 lines 6-9 / Alg. 7 lines 2-5), on its mask.
 VhbExplorer::WordChoices VhbExplorer::wordChoices(const Node& n, ThreadId t, const std::vector<SymEvent>& more,
                                                   const std::vector<WordUse>& m) {
     WordChoices wc;
@@ -331,13 +332,13 @@ VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId
         }
         return out;
     }
-    // Many (DESIGN.md "Many combinations"): word by word, each prefix of values kept only while Closure and a
-    // bounded Realize (realizable) find the node, the section's events so far and a read of those words with those
-    // values feasible — a relaxation of every extension the prefix can become (fewer reads, no write, no section
-    // around it), so a prefix it refutes has no realisable combination. What remains are combinations some
-    // linearisation may give. The prefixes kept, the runs and their order are those of that word-by-word search;
-    // what follows (DESIGN.md "Large objects") only answers most of its questions without a Closure, the same way
-    // (past Realize's budget aside, where it kept a prefix it could not decide):
+    // Many (DESIGN.md "Many combinations"): word by word, each prefix of values kept only while Closure (Alg. 1)
+    // and a bounded Realize (Lemma 4.1; realizable) find the node, the section's events so far and a read of those
+    // words with those values feasible — a relaxation of every extension the prefix can become (fewer reads, no
+    // write, no section around it), so a prefix it refutes has no realisable combination. What remains are
+    // combinations some linearisation may give. The prefixes kept, the runs and their order are those of that
+    // word-by-word search; what follows (DESIGN.md "Large objects") only answers most of its questions without a
+    // Closure, the same way (past Realize's budget aside, where it kept a prefix it could not decide):
     // - words written by the same events (a group: the words of one memset, one calloc) hold, at any point of a
     //   linearisation, what the same one of those events left there, or all their initial values: a group keeps
     //   the events (sources) still possible given its words' values so far, a value none of them leaves is not
@@ -374,8 +375,9 @@ VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId
         return Witness(std::move(w));
     };
     // Events before / after the probe in every linearisation where the words so far observe their values, closed
-    // under program order, create and join (Order): a choice that needs an event on both sides is refuted. The
-    // probe's predecessors are before it; the bits set later are logged and undone per frame.
+    // under program order, create and join (Order: the orderings every linearisation has, Sec. 6 "spawn/join
+    // orderings"): a choice that needs an event on both sides is refuted. The probe's predecessors are before it;
+    // the bits set later are logged and undone per frame.
     const Order po(a);
     const uint32_t probeId = po.id(t, probeAt);
     const size_t nb = po.words();
