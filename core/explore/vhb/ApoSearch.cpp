@@ -88,11 +88,32 @@ bool search(const Apo& a, const Order* q, const std::function<bool(const SearchS
     std::vector<uint64_t> mem = a.init;
     Linearisation path;
     StateSet seen;
+    // A state's hash: the positions folded, and the memory as the XOR of one hash per (location, value), kept up to
+    // date at each write — hashing the whole memory per state cost a step the number of locations (a node with a
+    // 1 MB buffer has 262,144: DESIGN.md "Large objects").
+    auto word = [](uint64_t k, uint64_t v) {
+        uint64_t z = (k + 1) * 0x9e3779b97f4a7c15ull ^ (v + 0x632be59bd9b4e019ull) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    };
+    uint64_t memHash = 0;
+    for (size_t k = 0; k < mem.size(); ++k) memHash ^= word(k, mem[k]);
+    auto set = [&](uint32_t k, uint64_t v) {
+        memHash ^= word(k, mem[k]) ^ word(k, v);
+        mem[k] = v;
+    };
+    auto apply = [&](const SymEvent& e) { // SymEvent::applyTo, keeping memHash
+        if (e.writes()) set(e.key, e.wval);
+        if (e.acc2 == Acc2::Write) set(e.key2, e.val2);
+        if (e.accs)
+            for (const WordAcc& w : *e.accs)
+                if (w.write) set(w.key, w.val);
+    };
     auto hash = [&] {
         uint64_t h = 1469598103934665603ull;
         for (uint32_t p : pos) h = (h ^ p) * 1099511628211ull;
-        for (uint64_t m : mem) h = (h ^ m) * 1099511628211ull;
-        return h;
+        return (h ^ memHash) * 1099511628211ull;
     };
     struct Frame {
         uint32_t next = 0;       // the next thread to try from this state
@@ -108,11 +129,11 @@ bool search(const Apo& a, const Order* q, const std::function<bool(const SearchS
             const auto& accs = *e.accs;
             size_t j = saved.size();
             for (size_t k = accs.size(); k-- > 0;)
-                if (accs[k].write) mem[accs[k].key] = saved[--j];
+                if (accs[k].write) set(accs[k].key, saved[--j]);
             saved.resize(f.savedAt);
         }
-        if (e.acc2 == Acc2::Write) mem[e.key2] = f.old2;
-        if (e.writes()) mem[e.key] = f.old;
+        if (e.acc2 == Acc2::Write) set(e.key2, f.old2);
+        if (e.writes()) set(e.key, f.old);
     };
     std::vector<Frame> stack;
     seen.insert(hash());
@@ -138,7 +159,7 @@ bool search(const Apo& a, const Order* q, const std::function<bool(const SearchS
                 for (const WordAcc& w : *e.accs)
                     if (w.write) saved.push_back(mem[w.key]);
             }
-            e.applyTo(mem);
+            apply(e);
             pos[t]++;
             if (!seen.insert(hash())) {
                 pos[t]--;

@@ -108,7 +108,9 @@ void VhbExplorer::visit(Work& w) {
         }
     }
     const Extended x = opts_.vhbPaper ? extendPaper(w, node) : extendValues(w, node);
-    if (limit_) return;
+    // Out of time inside the extension (a multi-word event's candidates look at the clock): its children are cut
+    // short, so it is not maximal; run() records the bound and stops.
+    if (limit_ || outOfTime_) return;
     if (x.children) ++nonMaximal_;
     if (x.classes) maximal(node, status, x.classes);
 }
@@ -257,7 +259,7 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
     const size_t nt = node.apo.threads.size();
     std::vector<uint64_t> threadH(nt);
     for (ThreadId u = 0; u < nt; ++u) threadH[u] = nodeThreadHash(node, u);
-    for (ThreadId t = 0; t < ex_->numThreads() && !limit_; ++t)
+    for (ThreadId t = 0; t < ex_->numThreads() && !limit_ && !outOfTime(); ++t)
         for (const Ext& ext : candidates(node, t)) {
             // Keys (and initial values) the candidates met for the first time.
             child.apo.init.resize(node.apo.init.size());
@@ -340,7 +342,7 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
     if (incremental_ && w.closed && (!pending.empty() || children == 0)) close(true);
     if (incremental_ && !closed && pending.size() >= 2) close(false);
     for (Pending& p : pending) {
-        if (limit_) break;
+        if (limit_ || outOfTime()) break;
         if (p.events == 1 && closed && bottomAfter(p.child.apo, closed->q, p.t)) { // Closure's first ⊥, cheaply
             ++quickBottoms_;
             ++infeasible_;
@@ -544,6 +546,7 @@ void VhbExplorer::finishStats() {
     st.extra["resumed"] = double(resumed_);
     st.extra["quick_bottoms"] = double(quickBottoms_);
     st.extra["prefixes_refuted"] = double(prefixesRefuted_);
+    st.extra["word_searches"] = double(wordSearches_);
     st.extra["cut_leaves"] = double(cutLeaves_);
     st.extra["cut_predicted"] = double(cutPredicted_);
 
@@ -632,7 +635,11 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
     if (opts.vhbPaper || noSpans) return detail::VhbExplorer(p, opts, obs).run();
     OncePerError once(obs);
     report::CheckResult first = exploreSpans(p, opts, &once);
-    if (!hasRace(first) || first.explorerLimit) {
+    // Out of time or cancelled in the first pass: a second pass would stop at once and report none of the first's
+    // errors (real ones: each has its witness execution), so the first's bounded result is the answer.
+    const bool spent = (opts.timeLimitSeconds > 0 && first.stats.elapsedMs >= opts.timeLimitSeconds * 1000) ||
+                       (opts.cancelled && opts.cancelled());
+    if (!hasRace(first) || first.explorerLimit || (first.stoppedEarly && spent)) {
         first.stats.extra["span_pass"] = 1;
         return first;
     }

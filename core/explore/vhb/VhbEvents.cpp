@@ -31,7 +31,7 @@ void VhbExplorer::learnInit(ThreadId t, bool stepping) {
         for (uint64_t w : writtenWords(p)) {
             uint32_t k = key(kMemory, w, 0);
             if (!init_[k] && !writtenThisRun_.count(k)) init_[k] = peekWord(*ex_, w);
-            if (stepping) writtenThisRun_.insert(k);
+            if (stepping && !init_[k]) writtenThisRun_.insert(k); // (it only matters while init_[k] is unknown)
         }
         return;
     }
@@ -39,7 +39,7 @@ void VhbExplorer::learnInit(ThreadId t, bool stepping) {
     uint32_t k = key(kMemory, p.addr, p.size);
     if (!init_[k] && !writtenThisRun_.count(k))
         if (auto v = ex_->peek(p.addr, p.size)) init_[k] = mask(*v, p.size);
-    if (stepping && p.writes()) writtenThisRun_.insert(k);
+    if (stepping && p.writes() && !init_[k]) writtenThisRun_.insert(k);
 }
 
 void VhbExplorer::stepExec(ThreadId t, uint32_t choice) {

@@ -83,6 +83,24 @@ private:
     }
 };
 
+// Sorts v by `less` when it is made of a few ascending runs — a multi-word event's words or accesses: a range
+// after another, reads then writes — by merging them (linear for the usual two or three; std::sort past 8).
+template <class T, class Less>
+void sortRuns(std::vector<T>& v, Less less) {
+    size_t runs = 0;
+    for (size_t i = 1; i < v.size(); ++i) {
+        if (!less(v[i], v[i - 1])) continue;
+        if (++runs > 8) {
+            std::sort(v.begin(), v.end(), less);
+            return;
+        }
+        size_t j = i + 1;
+        while (j < v.size() && !less(v[j], v[j - 1])) ++j;
+        std::inplace_merge(v.begin(), v.begin() + ptrdiff_t(i), v.begin() + ptrdiff_t(j), less);
+        i = j - 1;
+    }
+}
+
 // A node's events with the decisions that replay them (the choice of each event, per thread).
 struct Node {
     Apo apo;
@@ -116,7 +134,13 @@ private:
     // Locations: dense keys for memory words (by address, one access size each), mutexes, condition variables
     // (their waiters, as a bit set) and heap objects (alive or freed).
     enum KeyKind : uint8_t { kMemory, kMutex, kCond, kAlive };
-    std::map<std::pair<uint8_t, uint64_t>, uint32_t> keys_;
+    struct KeyHash {
+        size_t operator()(const std::pair<uint8_t, uint64_t>& k) const {
+            return std::hash<uint64_t>()(mix(k.second, k.first));
+        }
+    };
+    // (A hash map: every word of a large memset or memcpy is looked up per event built.)
+    std::unordered_map<std::pair<uint8_t, uint64_t>, uint32_t, KeyHash> keys_;
     std::vector<uint32_t> keySize_;
     std::vector<uint8_t> keyKind_;
     std::vector<std::optional<uint64_t>> init_;
@@ -143,6 +167,7 @@ private:
     // atomic sections with many ways through them event by event: the prefixes Closure refuted there (withEvents,
     // realizable). Below kPlainCombinations every combination / way is tried.
     uint64_t prefixesRefuted_ = 0;
+    uint64_t wordSearches_ = 0; // multi-word events whose candidates were searched word by word (over 64)
     static constexpr size_t kPlainCombinations = 64;
     // Cut threads (DESIGN.md "Cut threads end a node"): nodes ended by a thread cut after an event that only
     // observed, those of them known without a visit, and the per-thread hashes (events, values, choices) after
@@ -153,6 +178,10 @@ private:
     uint64_t resumed_ = 0;         // nodes whose state was a snapshot of their parent's, stepped (no replay)
     static constexpr uint32_t kInsertTries = 4;
 
+    // The time budget or cancellation, looked at inside a visit's long loops (a multi-word event's candidates):
+    // once true, the visit stops where it is and run() records the bound (RunClock::afterExecution).
+    bool outOfTime_ = false;
+    bool outOfTime() { return outOfTime_ || (outOfTime_ = clock_.shouldStop()); }
     void setLimit(std::string why) {
         if (!limit_) limit_ = std::move(why);
     }
@@ -221,6 +250,27 @@ private:
     std::vector<Work> work_;
     std::shared_ptr<const Closed> nodeClosed_; // the visited node's closed order, when extendValues made it
     SymEvent multiEvent(const Event& e, const SymEvent& base, const Shadow& vals);
+    // The words a multi-word event may read (with the bytes it reads there) and what each may observe
+    // (VhbMulti.cpp, DESIGN.md "Large objects").
+    struct WordChoices {
+        std::vector<WordUse> words;   // the words with two or more candidate values, by address
+        std::vector<uint32_t> keys;   // their keys
+        std::vector<uint64_t> single; // the others (one candidate value: the executor's copy holds it), by address
+        // Per word i of `words`: its candidate values (on its mask, ascending) vals[valAt[i], valAt[i + 1]); the
+        // events that write it, numbered in event order, with the value each leaves there (on the mask):
+        // src/wval[wAt[i], wAt[i + 1]); the initial value Closure gives it (on the mask; initKnown 0: any).
+        std::vector<uint32_t> valAt, wAt, src;
+        std::vector<uint64_t> vals, wval, init;
+        std::vector<uint8_t> initKnown;
+        std::vector<uint32_t> group; // per word: words written by the same events share a group
+        size_t groups = 0;
+        // Per writing event (its number): where it is in withEvents' APO (thread, index).
+        std::vector<std::pair<uint32_t, uint32_t>> writer;
+    };
+    // (`more`: thread t's events after the node's, as withEvents appends them.)
+    WordChoices wordChoices(const Node& n, ThreadId t, const std::vector<SymEvent>& more,
+                            const std::vector<WordUse>& m);
+    static void mergeWords(std::vector<WordUse>& ws); // by address, each word once (masks joined)
     std::vector<SymEvent> multiCandidates(const Node& n, ThreadId t, const SymEvent& base, bool forceAlive = false);
     std::vector<std::pair<SymEvent, std::unique_ptr<exec::Executor>>>
     multiCandidatesOn(const exec::Executor& c, const Node& n, ThreadId t, const SymEvent& base,
@@ -228,8 +278,9 @@ private:
     // The node with evs appended to thread t (not finished, its section closed after them), with the initial
     // values of keys met since the node was built: the APO of a relaxation of every extension evs begins.
     Apo withEvents(const Node& n, ThreadId t, const std::vector<SymEvent>& evs) const;
-    // Some linearisation of a respects its values: Closure, then Realize within a budget (past it: true).
-    bool realizable(const Apo& a);
+    // Some linearisation of a respects its values: Closure, then Realize within a budget (past it: true). The
+    // linearisation found goes to `witness` (left empty past the budget).
+    bool realizable(const Apo& a, Linearisation* witness = nullptr);
     void learnInit(ThreadId t, bool stepping = true);
     bool replay(const std::vector<report::Decision>& schedule);
     bool resume(Work& w); // w.from's state, then the rest of w.schedule

@@ -63,7 +63,9 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
     std::vector<Access> accesses;
     auto isFree = [&](const SymEvent& e) { return e.role == Role::Free; };
     // The memory words an event accesses, each with whether it writes it (a use after free keeps its location in
-    // key2; a multi-word event accesses each of its words: DESIGN.md "Multi-location accesses").
+    // key2; a multi-word event accesses each of its words: DESIGN.md "Multi-location accesses"), sorted by key so
+    // that the tests below are merges and binary searches — a memcpy of 4,096 words against a memset of them was
+    // 4,096² comparisons per test with the scans (DESIGN.md "Large objects").
     auto memAccs = [&](const SymEvent& e) {
         std::vector<std::pair<uint32_t, bool>> out;
         if (e.role == Role::UseAfterFree) {
@@ -71,15 +73,20 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
             return out;
         }
         forEachAccess(e, [&](uint32_t k, bool write, uint64_t, uint64_t) {
-            if (keyKind_[k] != kMemory) return;
-            for (auto& [k2, w2] : out)
-                if (k2 == k) {
-                    w2 |= write;
-                    return;
-                }
-            out.push_back({k, write});
+            if (keyKind_[k] == kMemory) out.push_back({k, write});
         });
+        sortRuns(out, std::less<>()); // a key's read, then its write: keep one, writing if either does
+        size_t n = 0;
+        for (size_t i = 0; i < out.size(); ++i) {
+            if (n && out[n - 1].first == out[i].first) out[n - 1].second = out[n - 1].second || out[i].second;
+            else out[n++] = out[i];
+        }
+        out.resize(n);
         return out;
+    };
+    auto hasKey = [](const std::vector<std::pair<uint32_t, bool>>& keys, uint32_t k) {
+        auto it = std::lower_bound(keys.begin(), keys.end(), std::make_pair(k, false));
+        return it != keys.end() && it->first == k ? &*it : nullptr;
     };
     // Does e access the heap object of alive key k (its address's object, or a copy's source: an alive read in accs)?
     auto touchesObject = [&](const SymEvent& e, uint32_t k) {
@@ -91,9 +98,11 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
     // or two frees of one object (as for the race detector, where a free writes its whole object).
     auto conflict = [&](const SymEvent& a, const SymEvent& b, const std::vector<std::pair<uint32_t, bool>>& ma,
                         const std::vector<std::pair<uint32_t, bool>>& mb) {
-        for (auto [ka, wa] : ma)
-            for (auto [kb, wb] : mb)
-                if (ka == kb && (wa || wb)) return true;
+        for (size_t i = 0, j = 0; i < ma.size() && j < mb.size();) { // (both sorted by key: memAccs)
+            if (ma[i].first < mb[j].first) ++i;
+            else if (mb[j].first < ma[i].first) ++j;
+            else if (ma[i++].second || mb[j++].second) return true;
+        }
         if (isFree(a) && isFree(b)) return a.key == b.key;
         return (isFree(a) && touchesObject(b, a.key)) || (isFree(b) && touchesObject(a, b.key));
     };
@@ -107,10 +116,14 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
             if (meet(wx, y.readRange(k)) || meet(wy, x.readRange(k))) return true;
         return false;
     };
+    std::vector<std::vector<std::pair<uint32_t, bool>>> maccs; // memAccs of each access, once
     for (uint32_t t = 0; t < n.apo.threads.size(); ++t)
         for (uint32_t i = 0; i < n.apo.threads[t].size(); ++i) {
             const SymEvent& e = n.apo.threads[t][i];
-            if (!memAccs(e).empty() || isFree(e)) accesses.push_back({t, i});
+            if (auto ma = memAccs(e); !ma.empty() || isFree(e)) {
+                accesses.push_back({t, i});
+                maccs.push_back(std::move(ma));
+            }
         }
     // The mutexes each access holds: two accesses under a common mutex cannot be adjacent (a cheap filter).
     std::vector<std::vector<std::vector<uint32_t>>> held(n.apo.threads.size());
@@ -145,8 +158,7 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
     auto touches = [&](uint32_t t, uint32_t k, const std::vector<std::pair<uint32_t, bool>>& keys) {
         bool any = false;
         forEachAccess(n.apo.threads[t][k], [&](uint32_t key, bool write, uint64_t, uint64_t) {
-            if (write)
-                for (auto [k2, _] : keys) any |= k2 == key;
+            any = any || (write && hasKey(keys, key));
         });
         return any;
     };
@@ -155,8 +167,6 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
     // Every linearisation that respects the node's values respects its closure (Closure adds only orderings that
     // hold in all of them): the searches below go through the closed order, which leaves far fewer states.
     const Order* q = &closed;
-    std::vector<std::vector<std::pair<uint32_t, bool>>> maccs; // memAccs of each access, once
-    for (const Access& x : accesses) maccs.push_back(memAccs(n.apo.threads[x.t][x.i]));
 
     // ---- Pairs no prefix makes adjacent: the detector's happens-before, tracked (DESIGN.md "Data races") ----
     // The detector's view of event k of thread t (RaceDetector::onEvent): the witness trace's event (any
@@ -320,7 +330,8 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
                     bool again = false;
                     if (t == first.t)
                         forEachAccess(se, [&](uint32_t key, bool, uint64_t, uint64_t) {
-                            for (auto [k1, w1] : e1keys) again |= k1 == key && !w1; // a read of first's is replaced
+                            auto k1 = hasKey(e1keys, key); // a read of first's is replaced
+                            again = again || (k1 && !k1->second);
                         });
                     if (again || touches(t, k, e1keys)) {
                         thr = saveThr;
