@@ -249,7 +249,7 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
         if (appends && (s.size() < schedule_.size() || !std::equal(schedule_.begin(), schedule_.end(), s.begin(), same)))
             appends = false;
         if (appends && !snap) snap = std::make_shared<Snapshot>(); // filled when the node is done (below)
-        work_.push_back({std::move(s), nullptr, appends ? snap : nullptr});
+        work_.push_back({std::move(s), nullptr, appends ? snap : nullptr, nullptr});
         *attempted_.tryEmplace(hash, 1).first = 1;
         ++children;
     };
@@ -431,8 +431,8 @@ VhbExplorer::Extended VhbExplorer::extendPaper(const Work& w, const Node& node) 
     if (paperCounters_.anomalies) setLimit("internal: an APO not of the paper's shape (paper closure anomaly)");
     extendResults_ += x.extended;
     for (paper::Child& c : x.children) {
-        Node shown{c.node->apo.events, c.node->choices};
-        work_.push_back({toSchedule(shown, c.witness), std::move(c.node)});
+        Node shown{c.node->apo.events, c.node->choices, {}, {}};
+        work_.push_back({toSchedule(shown, c.witness), std::move(c.node), nullptr, nullptr});
     }
     return {x.children.size(), x.classes};
 }
@@ -568,7 +568,7 @@ void VhbExplorer::finishStats() {
 
 report::CheckResult VhbExplorer::run() {
     result_.algorithm = "vhb";
-    if (opts_.vhbPaper) work_.push_back({{}, std::make_shared<paper::Node>(paper_.initial())});
+    if (opts_.vhbPaper) work_.push_back({{}, std::make_shared<paper::Node>(paper_.initial()), nullptr, nullptr});
     else work_.push_back({});
     while (!work_.empty() && !stop_) {
         Work w = std::move(work_.back());
