@@ -132,19 +132,20 @@ void Executor::accessRanges(const Instr& in, const uint64_t* R, const program::F
         break;
     }
     }
-    // A length past any object's size (a negative length passed as size_t, say) fails out of bounds when the call
-    // runs; as a footprint it is cut to the rest of its object — cut to 32 bits it was arbitrary, and at 4 GB the
-    // explorers would have walked a billion words before the call failed.
-    auto roomFrom = [&](uint64_t p) -> uint32_t {
+    // A length past the rest of its object (a negative length passed as size_t, say) fails out of bounds when the
+    // call runs; as a footprint it is cut to the rest of the object — cut to 32 bits it was arbitrary, and a length
+    // of 100 MB or 4 GB had the explorers walk millions of words before the call failed.
+    auto roomFrom = [&](uint64_t p) -> uint64_t {
         const Object* o = memory_.object(program::pointerObject(p));
         const uint64_t off = program::pointerOffset(p);
-        return o && off < o->size ? uint32_t(o->size - off) : 1;
+        return o && off < o->size ? o->size - off : 1;
     };
     const bool lengthArgument = b == Builtin::Memcpy || b == Builtin::Memmove || b == Builtin::Memset ||
                                 b == Builtin::Memcmp || b == Builtin::Strncpy;
-    if (lengthArgument && A(2) > kMaxAllocation) {
-        ev.size = roomFrom(ev.addr);
-        if (b != Builtin::Memset && b != Builtin::Strncpy) ev.size2 = roomFrom(ev.addr2); // strncpy reads its string
+    if (lengthArgument) {
+        ev.size = uint32_t(std::min(A(2), roomFrom(ev.addr)));
+        if (b != Builtin::Memset && b != Builtin::Strncpy) // strncpy reads its string: size2 is already its length
+            ev.size2 = uint32_t(std::min(A(2), roomFrom(ev.addr2)));
     }
     auto objectSize = [&](uint64_t p) -> uint32_t {
         const Object* o = memory_.object(program::pointerObject(p));
