@@ -554,6 +554,69 @@ bool bottomAfter(const Apo& a, const Order& parent, uint32_t t) {
     return bottom;
 }
 
+bool bottomWithoutGoodWrite(const Apo& a, uint32_t t) {
+    const uint32_t nt = uint32_t(a.threads.size());
+    if (t >= nt || a.threads[t].empty()) return false;
+    const uint32_t len = uint32_t(a.threads[t].size()) - 1;
+    const SymEvent& e = a.threads[t][len];
+    if (e.accs && e.accs->size() > 8) return false; // (a few words: each event's accesses are tested against all)
+    // e's read accesses that no other event's write can satisfy (closeFrom: per word, on the bytes it observes).
+    struct Need {
+        uint32_t key;
+        uint64_t val, mask;
+        bool anyGood = false;
+    };
+    std::vector<Need> needs;
+    forEachAccess(e, [&](uint32_t key, bool write, uint64_t val, uint64_t mask) {
+        if (!write && key < a.init.size()) needs.push_back({key, val, mask});
+    });
+    if (needs.empty()) return false;
+    for (uint32_t u = 0; u < nt; ++u)
+        for (uint32_t i = 0; i < a.threads[u].size(); ++i) {
+            if (u == t && i == len) continue; // (closeFrom: a read's own write is not one of its good writes)
+            forEachAccess(a.threads[u][i], [&](uint32_t key, bool write, uint64_t val, uint64_t) {
+                if (write)
+                    for (Need& n : needs) n.anyGood |= n.key == key && (val & n.mask) == n.val;
+            });
+        }
+    std::erase_if(needs, [](const Need& n) { return n.anyGood; });
+    if (needs.empty()) return false;
+    for (const Need& n : needs)
+        if ((a.init[n.key] & n.mask) != n.val) return true; // no good write, and the initial value is another
+    // Order(a)'s predecessors of e: per thread, how many of its first events precede it (program order, create →
+    // the child's first event, the joined thread's last event → join), to a fixpoint; each event is looked at once.
+    std::vector<uint32_t> creator(nt, ~0u), createAt(nt, 0);
+    for (uint32_t u = 0; u < nt; ++u)
+        for (uint32_t i = 0; i < a.threads[u].size(); ++i) {
+            const SymEvent& x = a.threads[u][i];
+            if (x.op == Op::Create && x.other < nt && creator[x.other] == ~0u) creator[x.other] = u, createAt[x.other] = i;
+        }
+    std::vector<uint32_t> upTo(nt, 0), scanned(nt, 0);
+    std::vector<uint32_t> work;
+    auto reach = [&](uint32_t u, uint32_t n) {
+        if (n > upTo[u]) upTo[u] = n, work.push_back(u);
+    };
+    upTo[t] = len;
+    work.push_back(t);
+    if (creator[t] != ~0u) reach(creator[t], createAt[t] + 1); // e is in t, after t's first event or it
+    bool writeBefore = false;
+    while (!work.empty() && !writeBefore) {
+        const uint32_t u = work.back();
+        work.pop_back();
+        if (upTo[u] > 0 && creator[u] != ~0u) reach(creator[u], createAt[u] + 1);
+        for (; scanned[u] < upTo[u]; ++scanned[u]) {
+            const SymEvent& x = a.threads[u][scanned[u]];
+            if (x.op == Op::Join && x.other < nt && !a.threads[x.other].empty())
+                reach(x.other, uint32_t(a.threads[x.other].size()));
+            forEachAccess(x, [&](uint32_t key, bool write, uint64_t, uint64_t) {
+                if (write)
+                    for (const Need& n : needs) writeBefore |= n.key == key;
+            });
+        }
+    }
+    return writeBefore; // no good write, and a write of the location comes first: the initial value is ruled out
+}
+
 std::optional<Order> closureAfter(const Apo& a, const Order& parent, uint32_t t) {
     std::vector<uint32_t> len(parent.threads(), 0);
     for (uint32_t u = 0; u < len.size() && u < a.threads.size(); ++u) len[u] = uint32_t(a.threads[u].size());

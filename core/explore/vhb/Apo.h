@@ -173,6 +173,12 @@ std::optional<Order> closureAfter(const Apo& a, const Order& parent, uint32_t t)
 // thread t) has no visible good write and cannot observe the initial value on the parent's order plus the
 // event's program-order predecessors (Alg. 2 line 2) — a ⊥ closureAfter would also give. False: not known.
 bool bottomAfter(const Apo& a, const Order& parent, uint32_t t);
+// The same answer without any order (DESIGN.md "Long threads"): true when a read of the new event (the last of
+// thread t; a multi-word one of at most 8 words) has no good write at all and cannot observe the initial value, because the
+// initial value is another or a write of its location precedes it by program order, create and join alone —
+// Alg. 2 line 2, which every Closure of a (from scratch or from a parent's) answers ⊥ on. O(events), no Order.
+// False: not known.
+bool bottomWithoutGoodWrite(const Apo& a, uint32_t t);
 // True when the last event of thread t is a read-modify-write of a location that reads v and writes another
 // value, and a has more such events (for that location and v) than writes of v plus the initial value: each
 // must observe a write of v of its own, so no linearisation respects the values (a lock while another thread

@@ -315,7 +315,8 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
                 } else {
                     push(toSchedule(child, *lin), appends, hash);
                 }
-            } else if (ext.evs.size() == 1 && (consumedTwice(child.apo, t) || bottomInSection(child.apo, t))) {
+            } else if (ext.evs.size() == 1 && (consumedTwice(child.apo, t) || bottomInSection(child.apo, t) ||
+                                                bottomWithoutGoodWrite(child.apo, t))) {
                 // ⊥ without a Closure
                 ++quickBottoms_;
                 ++infeasible_;
