@@ -371,10 +371,12 @@ TEST(VhbClosure, FinalMemoryBySectionsAgainstBruteForce) {
             return false;
         });
         ASSERT_FALSE(finals.empty());
-        for (uint32_t x = 1; x <= 2; ++x)
-            if (auto f = finalsBySections(a, 0, x, ~0u, 0))
+        for (uint32_t x = 1; x <= 2; ++x) {
+            if (auto f = finalsBySections(a, 0, x, ~0u, 0)) {
                 for (const auto& m : finals)
                     ASSERT_NE(std::find(f->begin(), f->end(), m[x]), f->end()) << "a final value of x" << x << " missed";
+            }
+        }
         if (finalMemoryFixed(a)) {
             ++fixedCount;
             ASSERT_EQ(finals.size(), 1u) << "finalMemoryFixed, but linearisations end with different memories";
