@@ -4,8 +4,6 @@
 // never finished), the walk over an event's placements recursed once per access (a 1 MB buffer overflowed the
 // stack: the process died), and a memcpy of a buffer another thread memsets took minutes at 4 KB (below). Overlapping ranges — a memmove inside one array, strcmp of a string with itself — take
 // the de-duplication path, and are checked against dfs.
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -19,12 +17,7 @@ namespace {
 
 // examples/buffer_workers.c: three workers each write one word of a calloc'd buffer under a mutex, main frees it
 // after joining them — 6 traces, one final state (derived in the file). -DWORDS sets the buffer's size.
-std::string bufferWorkers() {
-    std::ifstream in(std::string(SKEIN_SOURCE_DIR) + "/examples/buffer_workers.c");
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+std::string bufferWorkers() { return skein::test::sourceFile("examples/buffer_workers.c"); }
 
 skein::test::Options withWords(long words, const std::string& algorithm = "dfs") {
     skein::test::Options o;
@@ -62,31 +55,13 @@ TEST(LargeObjects, QporMatchesDfsOnASmallBuffer) {
 // placement walk re-checked every level above it, and an access was looked up by a scan of 4,096. Found by dfs and
 // qpor alike: the race between the two, and one final state per order.
 TEST(LargeObjects, ConcurrentMemsetAndMemcpyOfSixteenKilobytes) {
-    const std::string src = R"(
-        #include <pthread.h>
-        #include <stdlib.h>
-        #include <string.h>
-        char *src, *dst;
-        void *setter(void *a) { memset(src, 1, 1 << 14); return 0; }
-        void *copier(void *a) { memcpy(dst, src, 1 << 14); return 0; }
-        int main(void) {
-            pthread_t a, b;
-            src = malloc(1 << 14);
-            dst = malloc(1 << 14);
-            memset(src, 0, 1 << 14);
-            pthread_create(&a, 0, setter, 0);
-            pthread_create(&b, 0, copier, 0);
-            pthread_join(a, 0);
-            pthread_join(b, 0);
-            free(src);
-            free(dst);
-            return 0;
-        })";
-    const auto dfs = checkSource(src);
+    const std::string src = skein::test::kMemsetMemcpyProgram;
+    skein::test::Options o;
+    o.flags = {"-DSIZE=(1 << 14)"};
+    const auto dfs = checkSource(src, o);
     ASSERT_TRUE(dfs.stats.mazurkiewiczTraces.has_value());
     EXPECT_EQ(*dfs.stats.mazurkiewiczTraces, 2u);
     EXPECT_EQ(errorKinds(dfs), std::vector<std::string>{"data_race"});
-    skein::test::Options o;
     o.algorithm = "qpor";
     const auto q = checkSource(src, o);
     EXPECT_EQ(q.stats.executions + q.stats.blocked, *dfs.stats.mazurkiewiczTraces);

@@ -1,6 +1,8 @@
 #include "tests/unit/TestSupport.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -49,5 +51,33 @@ std::string output(const report::CheckResult& r) {
     for (auto& o : r.output) s += o.text;
     return s;
 }
+
+std::string sourceFile(const std::string& relativePath) {
+    std::ifstream in(std::string(SKEIN_SOURCE_DIR) + "/" + relativePath);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+const char* const kMemsetMemcpyProgram = R"(
+    #include <pthread.h>
+    #include <stdlib.h>
+    #include <string.h>
+    char *src, *dst;
+    void *setter(void *a) { memset(src, 1, SIZE); return 0; }
+    void *copier(void *a) { memcpy(dst, src, SIZE); return 0; }
+    int main(void) {
+        pthread_t a, b;
+        src = malloc(SIZE);
+        dst = malloc(SIZE);
+        memset(src, 0, SIZE);
+        pthread_create(&a, 0, setter, 0);
+        pthread_create(&b, 0, copier, 0);
+        pthread_join(a, 0);
+        pthread_join(b, 0);
+        free(src);
+        free(dst);
+        return 0;
+    })";
 
 } // namespace skein::test

@@ -21,5 +21,10 @@ CheckFailure failSource(const std::string& source, const Options& o = {});
 std::vector<std::string> errorKinds(const report::CheckResult& r);
 // Concatenated program output of the first complete execution.
 std::string output(const report::CheckResult& r);
+// The text of a file of the source tree, e.g. "examples/buffer_workers.c"; empty when it cannot be read.
+std::string sourceFile(const std::string& relativePath);
+// One thread memsets a heap buffer of SIZE bytes (a -D flag) while another memcpys it elsewhere; main memsets it
+// before both creates and frees both buffers after both joins (the large-object tests of qpor and vhb).
+extern const char* const kMemsetMemcpyProgram;
 
 } // namespace skein::test

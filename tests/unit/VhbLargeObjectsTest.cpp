@@ -6,9 +6,7 @@
 // check that vhb still reports what dfs reports — verdict, errors, final states, and classes no more than dfs's
 // Mazurkiewicz traces — or counts derived by hand, at sizes that took minutes before (not timed: they take well under
 // a few seconds in Release with the fix).
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -41,26 +39,7 @@ uint64_t classes(const skein::report::CheckResult& r) { return r.stats.execution
 // with one value (all 0, or all 1: the memset is one event), so two value classes; nothing orders the two events,
 // so they race; and every execution ends with the same globals (the two pointers; the buffers are freed): one
 // final state.
-const char* const kMemsetMemcpy = R"(
-    #include <pthread.h>
-    #include <stdlib.h>
-    #include <string.h>
-    char *src, *dst;
-    void *setter(void *a) { memset(src, 1, SIZE); return 0; }
-    void *copier(void *a) { memcpy(dst, src, SIZE); return 0; }
-    int main(void) {
-        pthread_t a, b;
-        src = malloc(SIZE);
-        dst = malloc(SIZE);
-        memset(src, 0, SIZE);
-        pthread_create(&a, 0, setter, 0);
-        pthread_create(&b, 0, copier, 0);
-        pthread_join(a, 0);
-        pthread_join(b, 0);
-        free(src);
-        free(dst);
-        return 0;
-    })";
+const char* const kMemsetMemcpy = skein::test::kMemsetMemcpyProgram;
 
 void expectHandCounts(const skein::report::CheckResult& v) {
     EXPECT_EQ(v.verdict, skein::report::Verdict::Error);
@@ -97,12 +76,7 @@ namespace {
 // examples/buffer_workers.c: three workers each write one word of a calloc'd buffer under a mutex, main frees it
 // after joining them. Derived in the file: 6 traces, one final state; for vhb one class (the locks observe the
 // same values in every order: each finds the mutex free).
-std::string bufferWorkers() {
-    std::ifstream in(std::string(SKEIN_SOURCE_DIR) + "/examples/buffer_workers.c");
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+std::string bufferWorkers() { return skein::test::sourceFile("examples/buffer_workers.c"); }
 } // namespace
 
 TEST(VhbLargeObjects, BufferWorkersAgreeWithDfs) {
