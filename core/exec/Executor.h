@@ -155,6 +155,11 @@ public:
     // What each blocked thread waits for, for deadlock reports.
     std::string describeBlocked(ThreadId t) const;
     std::string describeAddress(uint64_t addr) const { return memory_.describe(addr); }
+    // The size of the object a pointer points into (freed ones too); 0 when it names none.
+    uint64_t objectSize(uint64_t ptr) const {
+        const Object* o = memory_.object(uint32_t(ptr >> 32));
+        return o ? o->size : 0;
+    }
     // Hash of shared memory + each thread's state (finished, return value): final-state comparison.
     uint64_t finalStateHash() const;
     const program::Program& program() const { return program_; }

@@ -31,6 +31,9 @@ struct ExploreOptions {
     // qpor: U is pruned to Q_{C,D} once it has grown past this many events (then past twice its size after the
     // last pruning). 0 prunes at every return of Explore: the tests use it to check that pruning loses nothing.
     size_t qporPruneThreshold = 4096;
+    // qpor: a memory resource per segment of an object over 16 words (the default), or per word everywhere
+    // (`--qpor-resources=words`: the per-word structures, for comparison and to keep that path tested).
+    bool qporSegments = true;
     // vhb: enumerate the distinct final memories of each class (the final-state monitor, core/explore/vhb/DESIGN.md).
     // Off: one final state per class (faster; the final-state count is then a lower bound).
     bool vhbFinalStates = true;

@@ -32,7 +32,7 @@ public:
         accesses_.reserve(events);
         shadow_.reserve(bytes);
         if (undo_) {
-            log_.reserve(4 * events);
+            log_.reserve(events);
             marks_.reserve(events);
         }
     }

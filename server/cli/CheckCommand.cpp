@@ -28,6 +28,8 @@ exploration:
   --vhb-root=N               vhb paper: the root thread (canonical id; main is 0; default 1, main's first child)
   --alt=MODE             qpor's alternatives: sdpor, k1, k2, ..., optimal (default)
   --skip-step=N          qpor's tree skip-list step (default 4)
+  --qpor-resources=M     qpor's memory resources: segments (runs of words of objects over 16 words; default)
+                         or words (one per 4-byte word)
   --unroll=N             bound each loop to N iterations per entry (0 = unbounded, the default;
                          side-effect-free spin loops never need it)
   --max-steps=N          interpreted instructions per thread per execution (default 5000000)
@@ -139,6 +141,10 @@ std::optional<std::string> parseCheckArgs(const std::vector<std::string>& args, 
             uint32_t root = 0;
             if (!numberOpt(root)) return "bad value in " + a;
             req.options.vhbRoot = root;
+        } else if (a.rfind("--qpor-resources=", 0) == 0) {
+            std::string v = value(a);
+            if (v != "segments" && v != "words") return "bad value in " + a + " (expected segments or words)";
+            req.options.qporSegments = v == "segments";
         } else if (a.rfind("--skip-step=", 0) == 0) {
             if (!numberOpt(req.options.skipStep) || req.options.skipStep < 2) return "bad value in " + a;
         } else if (a.rfind("--unroll=", 0) == 0) {

@@ -1,9 +1,12 @@
-// Events that touch many words: qpor gives an event one access per 4-byte word it touches (a resource each,
-// core/explore/unfolding/DESIGN.md), so a calloc, memset or free of a large buffer is an event with thousands of
-// accesses. Defects lived there: the accesses were de-duplicated by a linear search (quadratic: a 1 MB calloc
-// never finished), the walk over an event's placements recursed once per access (a 1 MB buffer overflowed the
-// stack: the process died), and a memcpy of a buffer another thread memsets took minutes at 4 KB (below). Overlapping ranges — a memmove inside one array, strcmp of a string with itself — take
-// the de-duplication path, and are checked against dfs.
+// Events that touch many words. qpor cuts an object of more than 16 words into segments — runs of words no access
+// touches in part, one resource each (core/explore/unfolding/Segments.h) — and gives every other object, and every
+// object under `--qpor-resources=words`, a resource per 4-byte word: then a calloc, memset or free of a large buffer
+// is an event with thousands of accesses. Defects lived there: the accesses were de-duplicated by a linear search
+// (quadratic: a 1 MB calloc never finished), the walk over an event's placements recursed once per access (a 1 MB
+// buffer overflowed the stack: the process died), and a memcpy of a buffer another thread memsets took minutes at
+// 4 KB (below). Overlapping ranges — a memmove inside one array, strcmp of a string with itself — take the
+// de-duplication path, and are checked against dfs. Every qpor check here runs with both kinds of resources
+// (`forEachResourceKind`): an object cut too often falls back to words, so that path must stay right and fast.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -14,6 +17,15 @@ using skein::test::checkSource;
 using skein::test::errorKinds;
 
 namespace {
+
+// Runs `body` with qpor's segments on and off (ExploreOptions::qporSegments).
+template <class F> void forEachResourceKind(skein::test::Options o, F body) {
+    for (const bool segments : {true, false}) {
+        SCOPED_TRACE(segments ? "--qpor-resources=segments" : "--qpor-resources=words");
+        o.explore.qporSegments = segments;
+        body(o);
+    }
+}
 
 // examples/buffer_workers.c: three workers each write one word of a calloc'd buffer under a mutex, main frees it
 // after joining them — 6 traces, one final state (derived in the file). -DWORDS sets the buffer's size.
@@ -29,12 +41,18 @@ skein::test::Options withWords(long words, const std::string& algorithm = "dfs")
 TEST(LargeObjects, QporExploresAMegabyteCallocAndFree) {
     const std::string src = bufferWorkers();
     ASSERT_FALSE(src.empty());
-    const auto r = checkSource(src, withWords(262144, "qpor")); // 1 MB: 262,144 words in the calloc and in the free
-    EXPECT_EQ(r.verdict, skein::report::Verdict::Safe);
-    EXPECT_EQ(r.stats.executions, 6u);
-    EXPECT_EQ(r.stats.blocked, 0u);
-    EXPECT_EQ(r.stats.ssb, 0u);
-    EXPECT_EQ(r.stats.finalStates, 1u);
+    forEachResourceKind(withWords(262144, "qpor"), [&](const skein::test::Options& o) {
+        const auto r = checkSource(src, o); // 1 MB: 262,144 words in the free (words: an access each)
+        EXPECT_EQ(r.verdict, skein::report::Verdict::Safe);
+        EXPECT_EQ(r.stats.executions, 6u);
+        EXPECT_EQ(r.stats.blocked, 0u);
+        EXPECT_EQ(r.stats.ssb, 0u);
+        EXPECT_EQ(r.stats.finalStates, 1u);
+        // Segments: the three workers' words cut the buffer into 7 runs, learned without a restart (each cut lands
+        // in a part no access has used yet).
+        EXPECT_EQ(r.stats.extra.at("segmented_objects"), o.explore.qporSegments ? 1.0 : 0.0);
+        EXPECT_EQ(r.stats.extra.at("segment_restarts"), 0.0);
+    });
 }
 
 TEST(LargeObjects, QporMatchesDfsOnASmallBuffer) {
@@ -43,10 +61,12 @@ TEST(LargeObjects, QporMatchesDfsOnASmallBuffer) {
     const auto dfs = checkSource(src, withWords(64));
     ASSERT_TRUE(dfs.stats.mazurkiewiczTraces.has_value());
     EXPECT_EQ(*dfs.stats.mazurkiewiczTraces, 6u);
-    const auto q = checkSource(src, withWords(64, "qpor"));
-    EXPECT_EQ(q.stats.executions + q.stats.blocked, *dfs.stats.mazurkiewiczTraces);
-    EXPECT_EQ(q.stats.finalStates, dfs.stats.finalStates);
-    EXPECT_EQ(errorKinds(q), errorKinds(dfs));
+    forEachResourceKind(withWords(64, "qpor"), [&](const skein::test::Options& o) {
+        const auto q = checkSource(src, o);
+        EXPECT_EQ(q.stats.executions + q.stats.blocked, *dfs.stats.mazurkiewiczTraces);
+        EXPECT_EQ(q.stats.finalStates, dfs.stats.finalStates);
+        EXPECT_EQ(errorKinds(q), errorKinds(dfs));
+    });
 }
 
 // One thread memsets a 16 KB buffer while another memcpys it elsewhere: two events of 4,096 words each, the copy
@@ -63,11 +83,13 @@ TEST(LargeObjects, ConcurrentMemsetAndMemcpyOfSixteenKilobytes) {
     EXPECT_EQ(*dfs.stats.mazurkiewiczTraces, 2u);
     EXPECT_EQ(errorKinds(dfs), std::vector<std::string>{"data_race"});
     o.algorithm = "qpor";
-    const auto q = checkSource(src, o);
-    EXPECT_EQ(q.stats.executions + q.stats.blocked, *dfs.stats.mazurkiewiczTraces);
-    EXPECT_EQ(q.stats.ssb, 0u);
-    EXPECT_EQ(q.stats.finalStates, dfs.stats.finalStates);
-    EXPECT_EQ(errorKinds(q), errorKinds(dfs));
+    forEachResourceKind(o, [&](const skein::test::Options& qo) {
+        const auto q = checkSource(src, qo);
+        EXPECT_EQ(q.stats.executions + q.stats.blocked, *dfs.stats.mazurkiewiczTraces);
+        EXPECT_EQ(q.stats.ssb, 0u);
+        EXPECT_EQ(q.stats.finalStates, dfs.stats.finalStates);
+        EXPECT_EQ(errorKinds(q), errorKinds(dfs));
+    });
 }
 
 // An event whose two ranges overlap: a memmove inside one array (its source and destination share words: one access
@@ -104,13 +126,15 @@ TEST(LargeObjects, OverlappingRangesAgreeWithDfs) {
         SCOPED_TRACE(alt);
         o.algorithm = "qpor";
         o.explore.alt = alt;
-        const auto q = checkSource(src, o);
-        EXPECT_EQ(q.stats.finalStates, dfs.stats.finalStates);
-        EXPECT_EQ(errorKinds(q), errorKinds(dfs));
-        if (alt == "optimal") {
-            EXPECT_EQ(q.stats.executions + q.stats.blocked, *dfs.stats.mazurkiewiczTraces);
-            EXPECT_EQ(q.stats.ssb, 0u);
-        }
+        forEachResourceKind(o, [&](const skein::test::Options& qo) {
+            const auto q = checkSource(src, qo);
+            EXPECT_EQ(q.stats.finalStates, dfs.stats.finalStates);
+            EXPECT_EQ(errorKinds(q), errorKinds(dfs));
+            if (alt == "optimal") {
+                EXPECT_EQ(q.stats.executions + q.stats.blocked, *dfs.stats.mazurkiewiczTraces);
+                EXPECT_EQ(q.stats.ssb, 0u);
+            }
+        });
     }
 }
 
@@ -155,12 +179,14 @@ TEST(LargeObjects, SectionsOverLargeBuffersAgreeWithDfs) {
     EXPECT_TRUE(errorKinds(dfs).empty());
     skein::test::Options o;
     o.algorithm = "qpor";
-    const auto q = checkSource(src, o);
-    EXPECT_EQ(q.verdict, skein::report::Verdict::Safe);
-    EXPECT_EQ(q.stats.executions, 2u);
-    EXPECT_EQ(q.stats.blocked, 0u);
-    EXPECT_EQ(q.stats.ssb, 0u);
-    EXPECT_EQ(q.stats.finalStates, 2u);
+    forEachResourceKind(o, [&](const skein::test::Options& qo) {
+        const auto q = checkSource(src, qo);
+        EXPECT_EQ(q.verdict, skein::report::Verdict::Safe);
+        EXPECT_EQ(q.stats.executions, 2u);
+        EXPECT_EQ(q.stats.blocked, 0u);
+        EXPECT_EQ(q.stats.ssb, 0u);
+        EXPECT_EQ(q.stats.finalStates, 2u);
+    });
 }
 
 } // namespace

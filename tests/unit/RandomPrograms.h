@@ -312,16 +312,16 @@ inline long envNumber(const char* name, long otherwise) {
     return v ? std::atol(v) : otherwise;
 }
 
-// The differential tests' loop: each of `programs` random programs (`flags`, seeds from `seed0`) small enough for
-// the dfs oracle (within `maxExecutions`), compiled and explored by dfs, handed to body(seed, src, program,
-// options, dfs result) under a trace naming the seed and the program. Stops at the first failure. Returns how
-// many programs were small enough.
-template <class Body>
-int forEachSmallProgram(const GeneratorFlags& flags, int programs, uint32_t seed0, uint64_t maxExecutions, Body&& body) {
+// The differential tests' loop: each of `programs` random programs (the source `generate(seed)` gives, seeds from
+// `seed0`) small enough for the dfs oracle (within `maxExecutions`), compiled and explored by dfs, handed to
+// body(seed, src, program, options, dfs result) under a trace naming the seed and the program. Stops at the first
+// failure. Returns how many programs were small enough.
+template <class Generate, class Body>
+int forEachGeneratedProgram(Generate&& generate, int programs, uint32_t seed0, uint64_t maxExecutions, Body&& body) {
     int checked = 0;
     for (int i = 0; i < programs; ++i) {
         const uint32_t seed = seed0 + uint32_t(i);
-        const std::string src = Generator(seed, flags).program();
+        const std::string src = generate(seed);
         auto compiled = skein::frontend::compile({"random.c", src, {}});
         EXPECT_TRUE(compiled) << src;
         if (!compiled) return checked;
@@ -338,6 +338,13 @@ int forEachSmallProgram(const GeneratorFlags& flags, int programs, uint32_t seed
         if (::testing::Test::HasFailure()) return checked;
     }
     return checked;
+}
+
+// forEachGeneratedProgram over the generator's programs with `flags`.
+template <class Body>
+int forEachSmallProgram(const GeneratorFlags& flags, int programs, uint32_t seed0, uint64_t maxExecutions, Body&& body) {
+    return forEachGeneratedProgram([&](uint32_t seed) { return Generator(seed, flags).program(); }, programs, seed0,
+                                   maxExecutions, body);
 }
 
 // An error's identity across explorers: its kind and line (a race: both lines, in order).

@@ -62,7 +62,7 @@ private:
     void reserveSmall() {
         events_.reserve(64);
         undoMarks_.reserve(64);
-        undo_.reserve(256);
+        undo_.reserve(64);
         tmax_.reserve(8);
     }
     unsigned step_;

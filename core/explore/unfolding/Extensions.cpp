@@ -58,7 +58,10 @@ void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out)
     // such a program).
     auto words = [&](uint64_t addr, uint64_t size, Mode m) {
         const size_t firstCount = out.size(); // the first range's accesses (none while adding the first range)
-        forEachWord(addr, size, [&](uint64_t w) {
+        // A word, or a segment of a large object (Segments.h): a cut inside a segment already used stops the
+        // exploration, which starts over with it (explore()).
+        auto objectSize = [&] { return ex_.objectSize(addr); };
+        const bool consistent = segments_->forEach(addr, size, objectSize, [&](uint64_t w) {
             const Resource r{w, ResKind::Memory};
             if (firstCount) {
                 auto lo = out.begin(), hi = out.begin() + ptrdiff_t(firstCount);
@@ -70,6 +73,7 @@ void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out)
             }
             push(r, m);
         });
+        if (!consistent) footprintGrew_ = true;
     };
     // Footprints, not ranges: a string function's are its whole objects (model::Event::readFootprint), so that
     // its dependence does not change with the bytes it finds.

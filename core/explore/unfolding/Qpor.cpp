@@ -42,9 +42,9 @@ std::string show(const UEvent* e) {
 } // namespace
 
 QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK,
-                           Sections& sections, int restarts)
+                           Sections& sections, Segments& segments, int restarts)
     : prog_(p), opts_(o), obs_(obs), altK_(altK), clock_(o), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
-      F_(std::max(2u, o.skipStep)), errors_(o, obs), sections_(&sections), restarts_(restarts),
+      F_(std::max(2u, o.skipStep)), errors_(o, obs), sections_(&sections), segments_(&segments), restarts_(restarts),
       pruneThreshold_(o.qporPruneThreshold) {
     // A small exploration's buffers in one allocation each rather than grown by doubling from one element: on an
     // exploration of a dozen events the growth was ~5 % of qpor's instructions (bench/README.md).
@@ -419,15 +419,26 @@ report::CheckResult QporExplorer::run() {
 report::CheckResult explore(const program::Program& p, const ExploreOptions& opts, Observer* obs) {
     auto k = parseAltMode(opts.alt);
     QporExplorer::Sections sections;
+    Segments segments(opts.qporSegments);
     // Each restart follows a section whose footprint grew or that showed several runs (Sections.cpp): at most
-    // twice per resource a section can touch, in practice once or twice.
+    // twice per resource a section can touch, in practice once or twice. Restarts after a segment cut (Segments.h)
+    // are bounded there, and not counted here.
     constexpr int kMaxRestarts = 64;
-    for (int restarts = 0;; ++restarts) {
-        QporExplorer x(p, opts, obs, k.value_or(0), sections, restarts);
+    for (int restarts = 0, sectionRestarts = 0;; ++restarts) {
+        segments.startExploration();
+        QporExplorer x(p, opts, obs, k.value_or(0), sections, segments, restarts);
         report::CheckResult r = x.run();
         r.algorithm = "qpor";
-        if (!x.footprintGrew()) return r;
-        if (restarts == kMaxRestarts) {
+        if (!x.footprintGrew()) {
+            r.stats.extra["segment_restarts"] = segments.restarts();
+            r.stats.extra["segmented_objects"] = double(segments.segmentedObjects());
+            return r;
+        }
+        if (segments.restart()) {
+            sections.clear(); // their footprints name resources that are now cut
+            continue;
+        }
+        if (sectionRestarts++ == kMaxRestarts) {
             r.explorerLimit = "the footprints of the atomic sections kept growing";
             r.bounds.push_back({"qpor: " + *r.explorerLimit});
             return r;

@@ -11,6 +11,7 @@
 #include "core/explore/RaceDetector.h"
 #include "core/explore/unfolding/EventStructure.h"
 #include "core/explore/unfolding/Qpor.h"
+#include "core/explore/unfolding/Segments.h"
 
 namespace skein::explore::unfolding {
 
@@ -104,10 +105,12 @@ public:
     };
     using Sections = std::map<uint32_t, SectionSite>;
     // `restarts`: how many explorers ran before this one (explore(): a section's footprint grew), for the counters.
+    // `segments`: the memory resources' granularity learned so far (it outlives one run, as `sections` does).
     QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK, Sections& sections,
-                 int restarts = 0);
+                 Segments& segments, int restarts = 0);
     report::CheckResult run();
-    // What is known of a section changed after events were made with it: run() stopped; start over.
+    // What is known of a section changed after events were made with it, or an access cut a segment already used
+    // (Segments.h): run() stopped; start over.
     bool footprintGrew() const { return footprintGrew_; }
     ~QporExplorer() {
         if (!opts_.freeAtEnd && !footprintGrew_) es_.abandon(); // a restarted run is freed: the process goes on
@@ -196,7 +199,8 @@ private:
     RunLog runs_;
     bool stop_ = false;
     Sections* sections_;
-    bool footprintGrew_ = false;
+    Segments* segments_;
+    mutable bool footprintGrew_ = false; // also set by accessesInto (a segment cut)
     int restarts_ = 0;
     bool sectionsWidened_ = false; // some section event touches more than its run did (a coarser independence)
     std::optional<std::string> unsupported_;
