@@ -5,9 +5,9 @@ usage: bench/qpor_vs_dfs.py [--skein build/server/skein] [--cold] [--dfs-runs 3]
 
 For each row (`program | clang flags`, paths relative to the rows file) both explorers run in child processes:
 dfs median of --dfs-runs, qpor median of --qpor-runs, the two explorers' processes alternating (a burst of load
-from elsewhere then falls on both), each timed by its own stats.elapsed_ms (the exploration, not start-up or the
-compile); an exploration under 200 ms is timed 21 times in each process and the process
-reports their median (`skein check --timed-runs`). "runs" counts every explored execution (complete, blocked and bounded). saved = dfs
+from elsewhere then falls on both) and pinned to the last CPU, each timed by its own stats.elapsed_ms (the
+exploration, not start-up or the compile); an exploration under 200 ms is timed 21 times in each process (under
+1 ms: 301 times after 50 warm-up explorations) and the process reports their median (`skein check --timed-runs`). "runs" counts every explored execution (complete, blocked and bounded). saved = dfs
 runs / qpor runs, speed-up = dfs ms / qpor ms; the criterion holds when saved / speed-up <= 2.
 
 By default each timed run follows warm-up explorations in the same process (`skein check --warm-runs`: 20 for
@@ -23,6 +23,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from targets import rows  # the rows-file reader (same format)
 
 
+def pin():
+    """Runs the child on the last CPU: a process that migrates between cores mid-measurement restarts cold."""
+    cpus = sorted(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpus[-1]})
+
+
 class Measure:
     """One explorer on one row: elapsed_ms of each process. An exploration under 200 ms is timed 21 times in each
     process (--timed-runs: the process reports their median), since one run of a few dozen microseconds swings 2-3x
@@ -32,15 +38,20 @@ class Measure:
         self.skein, self.prog, self.args = skein, prog, args
         self.warm = warm
         probe = self.one(1)
-        self.timed = 21 if probe[1] < 200 else 1
-        if short_warm is not None and probe[1] < 200:
+        # Under a millisecond, 21 timings still swing by a third from one process to the next (a row of ~10 us
+        # measured 7 us and 12 us): 301 of them, after 50 warm-up explorations, as bench/README.md's A/B runs do.
+        tiny = probe[1] < 1 and warm > 0
+        self.timed = 301 if tiny else 21 if probe[1] < 200 else 1
+        if tiny:
+            self.warm = 50
+        elif short_warm is not None and probe[1] < 200:
             self.warm = short_warm  # cheap to warm as much as the other explorer
         self.out = [probe] if self.timed == 1 else []  # the probe counts only when timed like the others
 
     def one(self, timed):
         p = subprocess.run([self.skein, "check", "--json", *self.args, f"--warm-runs={self.warm}",
                             f"--timed-runs={timed}", self.prog],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, preexec_fn=pin)
         j = json.loads(p.stdout)
         s = j["stats"]
         return s["executions"] + s["blocked"] + s["bounded"], s["elapsed_ms"], j["stopped_early"]

@@ -5,13 +5,6 @@
 
 namespace skein::explore::unfolding {
 
-Segments::Object* Segments::find(uint32_t id) {
-    const size_t mask = table_.size() - 1;
-    for (size_t i = (id * 0x9E3779B1u) & mask; table_[i].index; i = (i + 1) & mask)
-        if (table_[i].id == id) return &objects_[table_[i].index - 1];
-    return nullptr;
-}
-
 Segments::Object* Segments::add(uint32_t id, bool words) {
     Object& o = objects_.emplace_back();
     o.id = id;

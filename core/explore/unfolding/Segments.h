@@ -98,7 +98,12 @@ private:
         if (Object* o = find(id)) return o;
         return add(id, std::max(accessSize, uint64_t(objectSize())) <= kLargeAccess);
     }
-    Object* find(uint32_t id);
+    Object* find(uint32_t id) { // inline: every memory access of an event looks its object up
+        const size_t mask = table_.size() - 1;
+        for (size_t i = (id * 0x9E3779B1u) & mask; table_[i].index; i = (i + 1) & mask)
+            if (table_[i].id == id) return &objects_[table_[i].index - 1];
+        return nullptr;
+    }
     Object* add(uint32_t id, bool words);
     static size_t indexOf(const Object& o, uint64_t x);
     // Makes x a cut of o; false (and x pending) when x falls inside a used segment.
