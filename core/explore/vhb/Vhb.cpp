@@ -259,7 +259,9 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
     const size_t nt = node.apo.threads.size();
     std::vector<uint64_t> threadH(nt);
     for (ThreadId u = 0; u < nt; ++u) threadH[u] = nodeThreadHash(node, u);
-    for (ThreadId t = 0; t < ex_->numThreads() && !limit_ && !outOfTime(); ++t)
+    const ThreadId only = spanThread(); // the first pass: a span's undecided read goes first, alone
+    for (ThreadId t = 0; t < ex_->numThreads() && !limit_ && !outOfTime(); ++t) {
+        if (only != model::kNoThread && t != only) continue;
         for (const Ext& ext : candidates(node, t)) {
             // Keys (and initial values) the candidates met for the first time.
             child.apo.init.resize(node.apo.init.size());
@@ -324,6 +326,7 @@ VhbExplorer::Extended VhbExplorer::extendValues(const Work& w, const Node& node)
                 pending.push_back({child, t, ext.evs.size(), hash, tHash});
             }
         }
+    }
     // The node's closed order: from its parent's when that extends to it (closureExtending: no new write has a
     // value an old read of another thread observes), else from scratch when two or more candidates need it.
     // Its children may extend it in turn.

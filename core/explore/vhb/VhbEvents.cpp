@@ -383,23 +383,49 @@ bool VhbExplorer::isPlain(const Event& e) const {
            !ex_->isHeapAddress(e.addr);
 }
 
-// Thread t's pending read, in the first pass, when t is inside a span that already accessed its word: t locked a
-// mutex, every event of t since is plain, and one of them accessed the word. In a program without a data race no
-// other thread writes the word in between, so the read observes t's own last access of it wherever the node is
-// linearised: it is decided, and WExtend runs it (a racy witness is reported by the detector: then the second
-// pass runs).
-bool VhbExplorer::decidedRead(ThreadId t) const {
+std::optional<bool> VhbExplorer::spanRead(ThreadId t) const {
     const Event& p = ex_->thread(t).pending;
-    if (!spans_ || p.kind != EventKind::Read || !isPlain(p)) return false;
+    if (!spans_ || p.kind != EventKind::Read || !isPlain(p)) return std::nullopt;
     bool accessed = false;
     const auto& trace = ex_->trace();
     for (size_t i = trace.size(); i-- > 0;) {
         const Event& e = trace[i];
         if (e.tid != t) continue;
         if (e.kind == EventKind::Lock || (e.kind == EventKind::TryLock && e.value)) return accessed;
-        if (!isPlain(e)) return false;
+        if (!isPlain(e)) return std::nullopt;
         accessed |= e.kind != EventKind::Nondet && e.addr == p.addr && e.size == p.size;
     }
+    return std::nullopt;
+}
+
+// Thread t's pending read, in the first pass, when t is inside a span that already accessed its word: t locked a
+// mutex, every event of t since is plain, and one of them accessed the word. In a program without a data race no
+// other thread writes the word in between, so the read observes t's own last access of it wherever the node is
+// linearised: it is decided, and WExtend runs it (a racy witness is reported by the detector: then the second
+// pass runs).
+bool VhbExplorer::decidedRead(ThreadId t) const { return spanRead(t).value_or(false); }
+
+// The first pass, in a program where no thread can be cut: a thread inside a span whose pending event is a plain
+// read of a word the span has not accessed yet (not decided) is the only thread its node extends — a persistent
+// set of one thread, beyond the paper's Alg. 5 lines 5–8, which extend every thread (DESIGN.md "Critical sections
+// run alone", "Span reads first"). Its read is enabled wherever the node is linearised (no atomic section is
+// open: it is taken in the executor), so the node always has a child.
+ThreadId VhbExplorer::spanThread() const {
+    if (!spans_ || !spanFirst_ || mayCut_ || ex_->status() != ExecStatus::Running || ex_->exclusiveThread() != model::kNoThread)
+        return model::kNoThread;
+    for (ThreadId t = 0; t < ex_->numThreads(); ++t)
+        if (ex_->enabled(t) && !ex_->inAtomicSection(t) && spanRead(t) == false) return t;
+    return model::kNoThread;
+}
+
+bool VhbExplorer::mayCut(const program::Program& p) {
+    for (const program::Function& f : p.functions)
+        for (const program::Instr& in : f.code) {
+            if (in.op == program::Op::LoopBack && in.imm) return true; // a spin loop (spin-assume)
+            if (in.op == program::Op::CallBuiltin &&
+                (program::Builtin(in.aux) == program::Builtin::Assume || program::Builtin(in.aux) == program::Builtin::Abort))
+                return true;
+        }
     return false;
 }
 

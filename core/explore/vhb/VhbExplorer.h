@@ -117,14 +117,21 @@ public:
     // spans: explore with critical sections run alone (DESIGN.md "Critical sections run alone"), sound only when
     // the program has no data race — the caller (vhb::explore) runs again without when this finds one.
     VhbExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, bool spans = false)
-        : opts_(o), obs_(obs), spans_(spans), clock_(o), errors_(o, obs), ex_(std::make_unique<exec::Executor>(p, o.exec)),
-          paper_(o.vhbRoot.value_or(1), paperCounters_) {}
+        : opts_(o), obs_(obs), spans_(spans), mayCut_(mayCut(p)), clock_(o), errors_(o, obs),
+          ex_(std::make_unique<exec::Executor>(p, o.exec)), paper_(o.vhbRoot.value_or(1), paperCounters_) {}
     report::CheckResult run();
 
 private:
     const ExploreOptions& opts_;
     Observer* obs_;
     const bool spans_;
+    // Can a thread of the program be cut (an __VERIFIER_assume, an abort, a spin loop)? Then some nodes are leaves
+    // (DESIGN.md "Cut threads end a node"), and the first pass extends every thread at every node (spanThread).
+    const bool mayCut_;
+    static bool mayCut(const program::Program& p);
+    // SKEIN_VHB_SPAN_FIRST=0 in the environment: the first pass extends every thread at every node (for A/B
+    // measurements and VhbLocksTest: same answers). Read per explorer, so a test can set it between runs.
+    const bool spanFirst_ = !(std::getenv("SKEIN_VHB_SPAN_FIRST") && std::string(std::getenv("SKEIN_VHB_SPAN_FIRST")) == "0");
     report::CheckResult result_;
     RunClock clock_;
     ErrorCollector errors_;
@@ -333,7 +340,13 @@ private:
     // compare-exchange, a nondet choice), whose node is therefore a leaf.
     std::vector<ThreadId> cutThreads(const Node& node) const;
     bool isPlain(const Event& e) const;
+    // Thread t inside a span (it locked a mutex, every event of t since is plain): whether one of those events
+    // accessed the word of its pending plain read; nothing when t is not in a span or its pending event is not one.
+    std::optional<bool> spanRead(ThreadId t) const;
     bool decidedRead(ThreadId t) const;
+    // The first pass: the thread whose pending event is a span's read of a word the span has not accessed, the only
+    // thread a node then extends (DESIGN.md "Critical sections run alone"); kNoThread when there is none.
+    ThreadId spanThread() const;
     void leaf(const Work& w, const Node& node, const std::vector<ThreadId>& cut);
     // Could the last event of thread t race with a write of another thread in a? (Conservative.)
     bool racePartner(const Apo& a, ThreadId t, bool atomic) const;
