@@ -1,4 +1,4 @@
-// vhb on events that touch many words (core/explore/vhb/DESIGN.md, "Large objects"): a memset, memcpy, memmove,
+// vhb on events that touch many words (core/explore/vhb/PERFORMANCE.md, "Large objects"): a memset, memcpy, memmove,
 // calloc or free of a buffer is one executor event with one access per 4-byte word. A multi-word read's candidate
 // values were enumerated word by word with a Closure and a Realize per word, each over an APO holding events of that
 // many words: a 16 KB memset ∥ memcpy took 11.6 s (dfs: 50 ms), 1 MB overran --time-limit. Words written by the same
@@ -226,7 +226,7 @@ TEST(VhbLargeObjects, RandomBufferProgramsAgreeWithDfs) {
 }
 
 namespace {
-// A long thread (DESIGN.md "Long threads"): w stores buf[i] = i for i < N, reading the global pointer `buf` before
+// A long thread (PERFORMANCE.md "Long threads"): w stores buf[i] = i for i < N, reading the global pointer `buf` before
 // each store (two events per iteration); r reads buf[N/2] once. By hand: the only conflicting pair of different
 // threads is w's store of buf[N/2] and r's read of it (main's write of `buf` and its calloc come before both creates,
 // its joins after both threads; the reads of `buf` do not conflict), so there are two Mazurkiewicz traces — r reads

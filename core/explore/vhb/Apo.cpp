@@ -147,7 +147,7 @@ namespace {
 // any other ordering, every read, to the fixpoint.
 //
 // Every set a rule looks at is a bit set over event ids, computed with Q's rows and columns a word at a time
-// (DESIGN.md "Cheaper nodes": the per-write scans were most of a from-scratch Closure):
+// (PERFORMANCE.md "Cheaper nodes": the per-write scans were most of a from-scratch Closure):
 //   W           the writes of r's location;                G  r's good writes (of W, not r itself)
 //   B = W ∩ col(r)   the writes Q puts before r;           O  the writes w overwritten before r: row(w) ∩ B ≠ ∅
 //   visible good = G \ row(r) \ O;                        last before r = B \ O.
@@ -396,7 +396,7 @@ std::optional<Order> closureExtending(const Apo& a, const Order& parent, const s
     // The new events' written locations; creates (a new spawn ordering into old events' threads), joins in the
     // parent of a thread that has new events, and guards on a written location are left to the full closure.
     // (By key — a flag per key, the writes sorted by key — not by scans: a new memset of 4,096 words made each
-    // test a scan of 4,096; DESIGN.md "Large objects".)
+    // test a scan of 4,096; PERFORMANCE.md "Large objects".)
     struct NewWrite {
         uint32_t key;
         uint64_t val;

@@ -173,7 +173,7 @@ std::optional<Order> closureAfter(const Apo& a, const Order& parent, uint32_t t)
 // thread t) has no visible good write and cannot observe the initial value on the parent's order plus the
 // event's program-order predecessors (Alg. 2 line 2) — a ⊥ closureAfter would also give. False: not known.
 bool bottomAfter(const Apo& a, const Order& parent, uint32_t t);
-// The same answer without any order (DESIGN.md "Long threads"): true when a read of the new event (the last of
+// The same answer without any order (PERFORMANCE.md "Long threads"): true when a read of the new event (the last of
 // thread t; a multi-word one of at most 8 words) has no good write at all and cannot observe the initial value, because the
 // initial value is another or a write of its location precedes it by program order, create and join alone —
 // Alg. 2 line 2, which every Closure of a (from scratch or from a parent's) answers ⊥ on. O(events), no Order.
@@ -185,7 +185,7 @@ bool bottomWithoutGoodWrite(const Apo& a, uint32_t t);
 // holds the mutex; a fetch-and-add of a value another one already took).
 bool consumedTwice(const Apo& a, uint32_t t);
 // True when the last event of thread t is a plain read r of x that cannot observe its value because t holds a
-// lock m around it (DESIGN.md "Cheaper nodes", ⊥ in a critical section): t accessed x after its lock of m, every
+// lock m around it (PERFORMANCE.md "Cheaper nodes", ⊥ in a critical section): t accessed x after its lock of m, every
 // write of x by another thread is made while its thread holds m, and every thread's writes of m alternate a lock
 // (a read-modify-write 0 → 1) and a release (a write of 0), from an initial 0 — then no write of x by another
 // thread can come between t's last access a of x and r, so r observes what a left (a's value), and r's value is
@@ -237,7 +237,7 @@ std::optional<Linearisation> realize(const Apo& a, const Order& q, SearchLimits*
 // Does the linearisation respect the values every read must observe (and the sections, creates and joins)?
 bool respects(const Apo& a, const Linearisation& lin);
 
-// A cheap witness before Closure and Realize (DESIGN.md "Where time goes"): `base` linearises all of a's events
+// A cheap witness before Closure and Realize (PERFORMANCE.md "Where time goes"): `base` linearises all of a's events
 // but the last `k` of thread t (a parent node's witness); each place after t's earlier events where the first of
 // the k may run is tried, from the end backwards (at most `maxTries` of them), with the k inserted there as one
 // block, and the first linearisation that respects `a` is returned. Nothing: none of those did (the extension may
@@ -247,7 +247,7 @@ std::optional<Linearisation> insertInto(const Apo& a, const Linearisation& base,
 
 // insertInto's pass over `base`, made once for all the candidates of a node (they share the base: the node's
 // witness): the state after it, and what each step overwrote, so that the places are found walking back from the
-// end instead of replaying the base from the start for every candidate (DESIGN.md "Cheaper nodes").
+// end instead of replaying the base from the start for every candidate (PERFORMANCE.md "Cheaper nodes").
 struct ReplayedBase {
     Linearisation base;
     bool ok = false;                 // every event of base can run where it is (its values, over known keys)

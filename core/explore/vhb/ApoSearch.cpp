@@ -90,7 +90,7 @@ bool search(const Apo& a, const Order* q, const std::function<bool(const SearchS
     StateSet seen;
     // A state's hash: the positions folded, and the memory as the XOR of one hash per (location, value), kept up to
     // date at each write — hashing the whole memory per state cost a step the number of locations (a node with a
-    // 1 MB buffer has 262,144: DESIGN.md "Large objects").
+    // 1 MB buffer has 262,144: PERFORMANCE.md "Large objects").
     auto word = [](uint64_t k, uint64_t v) {
         uint64_t z = (k + 1) * 0x9e3779b97f4a7c15ull ^ (v + 0x632be59bd9b4e019ull) * 0xbf58476d1ce4e5b9ull;
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;

@@ -1,4 +1,4 @@
-// Infeasibility and final memories from mutual exclusion derived from the values (DESIGN.md "Cheaper nodes",
+// Infeasibility and final memories from mutual exclusion derived from the values (PERFORMANCE.md "Cheaper nodes",
 // ⊥ in a critical section; "Critical sections run alone", the order of the critical sections): a mutex whose
 // writes alternate a lock and a release in every thread makes its critical sections mutually exclusive in every
 // linearisation respecting the values, which decides what their reads can observe without building an order.

@@ -211,7 +211,7 @@ private:
     std::vector<Shadow> shadow_;
     // A visited node's state after its replay and WExtend — the executor and the replay's bookkeeping — kept for
     // its children whose witness is the node's followed by their new events (insertInto at the end): they step
-    // it instead of replaying from the initial state (DESIGN.md "Where time goes"). Shared by those children;
+    // it instead of replaying from the initial state (PERFORMANCE.md "Where time goes"). Shared by those children;
     // the last one to be visited takes it over instead of copying it.
     // build()'s state after a trace: the node and what it carries along (cond waiters, freed objects).
     struct BuildBase {
@@ -258,7 +258,7 @@ private:
     std::shared_ptr<const Closed> nodeClosed_; // the visited node's closed order, when extendValues made it
     SymEvent multiEvent(const Event& e, const SymEvent& base, const Shadow& vals);
     // The words a multi-word event may read (with the bytes it reads there) and what each may observe
-    // (VhbMulti.cpp, DESIGN.md "Large objects").
+    // (VhbMulti.cpp, PERFORMANCE.md "Large objects").
     struct WordChoices {
         std::vector<WordUse> words;   // the words with two or more candidate values, by address
         std::vector<uint32_t> keys;   // their keys

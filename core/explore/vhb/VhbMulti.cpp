@@ -138,7 +138,7 @@ std::vector<SymEvent> VhbExplorer::multiCandidates(const Node& n, ThreadId t, co
     return out;
 }
 
-// The words a multi-word event may read and what each may observe (DESIGN.md "Large objects"): one pass over the
+// The words a multi-word event may read and what each may observe (PERFORMANCE.md "Large objects"): one pass over the
 // node's events and the section's so far for all the words at once — a call of valuesOf per word scanned every
 // event's word accesses once per word, quadratic in the size of a memcpy of a buffer another event wrote whole.
 // The candidate values of a word are valuesOf's (its initial value and the values of its writes: the candidate
@@ -337,7 +337,7 @@ VhbExplorer::multiCandidatesOn(const exec::Executor& c0, const Node& n, ThreadId
     // words with those values feasible — a relaxation of every extension the prefix can become (fewer reads, no
     // write, no section around it), so a prefix it refutes has no realisable combination. What remains are
     // combinations some linearisation may give. The prefixes kept, the runs and their order are those of that
-    // word-by-word search; what follows (DESIGN.md "Large objects") only answers most of its questions without a
+    // word-by-word search; what follows (PERFORMANCE.md "Large objects") only answers most of its questions without a
     // Closure, the same way (past Realize's budget aside, where it kept a prefix it could not decide):
     // - words written by the same events (a group: the words of one memset, one calloc) hold, at any point of a
     //   linearisation, what the same one of those events left there, or all their initial values: a group keeps

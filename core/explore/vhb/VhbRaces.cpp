@@ -65,7 +65,7 @@ void VhbExplorer::findRaces(const Node& n, const Order& closed) {
     // The memory words an event accesses, each with whether it writes it (a use after free keeps its location in
     // key2; a multi-word event accesses each of its words: DESIGN.md "Multi-location accesses"), sorted by key so
     // that the tests below are merges and binary searches — a memcpy of 4,096 words against a memset of them was
-    // 4,096² comparisons per test with the scans (DESIGN.md "Large objects").
+    // 4,096² comparisons per test with the scans (PERFORMANCE.md "Large objects").
     auto memAccs = [&](const SymEvent& e) {
         std::vector<std::pair<uint32_t, bool>> out;
         if (e.role == Role::UseAfterFree) {
