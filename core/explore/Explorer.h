@@ -197,7 +197,10 @@ private:
 // Budget/cancellation/progress bookkeeping shared by the explorers' main loops.
 class RunClock {
 public:
-    explicit RunClock(const ExploreOptions& o) : opts_(o), start_(std::chrono::steady_clock::now()) {}
+    explicit RunClock(const ExploreOptions& o) : RunClock(o, std::chrono::steady_clock::now()) {}
+    // From `start`: an exploration that started over (qpor after a restart) keeps its first start, so that its time
+    // and its budget cover every attempt.
+    RunClock(const ExploreOptions& o, std::chrono::steady_clock::time_point start) : opts_(o), start_(start) {}
     double elapsedMs() const;
     // True when the time budget is spent or the caller cancelled.
     bool shouldStop();

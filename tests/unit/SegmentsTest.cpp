@@ -126,6 +126,7 @@ TEST(Segments, ElementsAfterAWholeArrayOperationAgreeWithDfs) {
         // once per access (both its ends are cut at once): a[5], a[3], a[40], the memset of a[48..56), a[15],
         // a[13], a[41] — 7 restarts.
         EXPECT_EQ(q.stats.extra.at("segment_restarts"), 7.0);
+        EXPECT_EQ(q.stats.extra.at("section_restarts"), 0.0); // restarts of another cause, counted apart
     }
 }
 

@@ -42,9 +42,11 @@ std::string show(const UEvent* e) {
 } // namespace
 
 QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK,
-                           Sections& sections, Segments& segments, int restarts)
-    : prog_(p), opts_(o), obs_(obs), altK_(altK), clock_(o), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
-      F_(std::max(2u, o.skipStep)), errors_(o, obs), sections_(&sections), segments_(&segments), restarts_(restarts),
+                           Sections& sections, Segments& segments, std::chrono::steady_clock::time_point start,
+                           int sectionRestarts)
+    : prog_(p), opts_(o), obs_(obs), altK_(altK), clock_(o, start), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
+      F_(std::max(2u, o.skipStep)), errors_(o, obs), sections_(&sections), segments_(&segments),
+      restarts_(sectionRestarts),
       pruneThreshold_(o.qporPruneThreshold) {
     // A small exploration's buffers in one allocation each rather than grown by doubling from one element: on an
     // exploration of a dozen events the growth was ~5 % of qpor's instructions (bench/README.md).
@@ -424,12 +426,15 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
     // twice per resource a section can touch, in practice once or twice. Restarts after a segment cut (Segments.h)
     // are bounded there, and not counted here.
     constexpr int kMaxRestarts = 64;
-    for (int restarts = 0, sectionRestarts = 0;; ++restarts) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int sectionRestarts = 0;;) {
         segments.startExploration();
-        QporExplorer x(p, opts, obs, k.value_or(0), sections, segments, restarts);
+        QporExplorer x(p, opts, obs, k.value_or(0), sections, segments, start, sectionRestarts);
         report::CheckResult r = x.run();
         r.algorithm = "qpor";
-        if (!x.footprintGrew()) {
+        // An attempt the budget, a cancellation or the error limit stopped is the answer, partial as it is: starting
+        // over would find less in what is left (the budget covers every attempt).
+        if (!x.footprintGrew() || r.stoppedEarly) {
             r.stats.extra["segment_restarts"] = segments.restarts();
             r.stats.extra["segmented_objects"] = double(segments.segmentedObjects());
             return r;

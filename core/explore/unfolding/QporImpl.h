@@ -106,8 +106,10 @@ public:
     using Sections = std::map<uint32_t, SectionSite>;
     // `restarts`: how many explorers ran before this one (explore(): a section's footprint grew), for the counters.
     // `segments`: the memory resources' granularity learned so far (it outlives one run, as `sections` does).
+    // `start`: when the first attempt began (explore() starts over after a restart; time and budget cover all).
+    // `sectionRestarts`: how many attempts before this one a section's footprint ended (for the counters).
     QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK, Sections& sections,
-                 Segments& segments, int restarts = 0);
+                 Segments& segments, std::chrono::steady_clock::time_point start, int sectionRestarts = 0);
     report::CheckResult run();
     // What is known of a section changed after events were made with it, or an access cut a segment already used
     // (Segments.h): run() stopped; start over.
