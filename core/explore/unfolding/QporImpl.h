@@ -104,7 +104,6 @@ public:
         bool used = false;             // events were made with what is known
     };
     using Sections = std::map<uint32_t, SectionSite>;
-    // `restarts`: how many explorers ran before this one (explore(): a section's footprint grew), for the counters.
     // `segments`: the memory resources' granularity learned so far (it outlives one run, as `sections` does).
     // `start`: when the first attempt began (explore() starts over after a restart; time and budget cover all).
     // `sectionRestarts`: how many attempts before this one a section's footprint ended (for the counters).
