@@ -90,11 +90,13 @@ public:
         std::string where = e_.file.filename().string() + ":" + std::to_string(e_.line);
         if (e_.keys.count("fixme")) std::cerr << "FIXME " << where << ": " << e_.keys["fixme"] << "\n";
         auto num = [&](const char* key, uint64_t actual) {
-            if (auto it = e_.keys.find(key); it != e_.keys.end())
+            if (auto it = e_.keys.find(key); it != e_.keys.end()) {
                 EXPECT_EQ(std::to_string(actual), it->second) << where << ": " << key;
+            }
         };
-        if (auto it = e_.keys.find("verdict"); it != e_.keys.end())
+        if (auto it = e_.keys.find("verdict"); it != e_.keys.end()) {
             EXPECT_EQ(std::string(skein::report::verdictName(r.verdict)), it->second) << where;
+        }
         num("executions", r.stats.executions);
         num("blocked", r.stats.blocked);
         num("bounded", r.stats.bounded);

@@ -395,7 +395,9 @@ void expectDocumentedShape(const json& j) {
     for (const char* k : {"executions", "blocked", "bounded", "ssb", "events", "instructions", "peak_rss_kb"})
         EXPECT_TRUE(s[k].is_number_unsigned()) << k << " in " << s;
     for (const char* k : {"elapsed_ms", "compile_ms"}) EXPECT_TRUE(s[k].is_number()) << k << " in " << s;
-    if (j["algorithm"] == "dfs") EXPECT_TRUE(s["mazurkiewicz_traces"].is_number_unsigned()) << s;
+    if (j["algorithm"] == "dfs") {
+        EXPECT_TRUE(s["mazurkiewicz_traces"].is_number_unsigned()) << s;
+    }
     EXPECT_GT(s["peak_rss_kb"].get<uint64_t>(), 0u);
     ASSERT_TRUE(j["errors"].is_array());
     static const std::set<std::string> kinds = {"assertion", "data_race",      "deadlock",   "memory",

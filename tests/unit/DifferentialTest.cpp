@@ -60,11 +60,18 @@ void qporAgreesWithDfs(GeneratorFlags flags, int programs) {
                 // (A widened section may add executions: nothing to compare then.)
                 // Nor for a run whose atomic section blocks (a wait inside it: the execution is infeasible).
                 if (flags.cuts || flags.syncInSections) {
-                    if (!widened) ASSERT_LE(q.stats.executions, *dfs.stats.mazurkiewiczTraces);
-                } else if (widened) ASSERT_GE(q.stats.executions + q.stats.blocked, *dfs.stats.mazurkiewiczTraces);
-                // Every maximal configuration is explored exactly once; redundancy shows only as SSBs.
-                else ASSERT_EQ(q.stats.executions + q.stats.blocked, *dfs.stats.mazurkiewiczTraces);
-                if (std::string(mode) == "optimal") ASSERT_EQ(q.stats.ssb, 0u);
+                    if (!widened) {
+                        ASSERT_LE(q.stats.executions, *dfs.stats.mazurkiewiczTraces);
+                    }
+                } else if (widened) {
+                    ASSERT_GE(q.stats.executions + q.stats.blocked, *dfs.stats.mazurkiewiczTraces);
+                } else {
+                    // Every maximal configuration is explored exactly once; redundancy shows only as SSBs.
+                    ASSERT_EQ(q.stats.executions + q.stats.blocked, *dfs.stats.mazurkiewiczTraces);
+                }
+                if (std::string(mode) == "optimal") {
+                    ASSERT_EQ(q.stats.ssb, 0u);
+                }
             }
         });
     for (auto& [mode, n] : ssb)
