@@ -264,7 +264,7 @@ std::expected<Program, LowerError> lower(frontend::CompiledModule& compiled) {
     using namespace lowering;
     llvm::Module& m = compiled.module();
     Program program;
-    ModuleContext mc{m, m.getDataLayout(), program, {}, {}, {}, {}};
+    ModuleContext mc{m, m.getDataLayout(), program};
     program.locations.push_back({}); // 0 = unknown
     program.files.push_back("");
 

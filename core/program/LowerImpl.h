@@ -25,10 +25,12 @@ struct ModuleContext {
     llvm::Module& module;
     const llvm::DataLayout& dl;
     Program& program;
-    llvm::DenseMap<const llvm::Function*, uint32_t> functionIndex;
-    llvm::DenseMap<const llvm::GlobalVariable*, uint32_t> globalIndex;
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, uint32_t> locationIndex;
-    std::map<std::string, uint32_t> fileIndex;
+    // Direct-initialised here, so that `ModuleContext{module, dl, program}` needs no `{}` for them (DenseMap's
+    // default constructor is explicit: a copy from `{}` draws a warning).
+    llvm::DenseMap<const llvm::Function*, uint32_t> functionIndex{};
+    llvm::DenseMap<const llvm::GlobalVariable*, uint32_t> globalIndex{};
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, uint32_t> locationIndex{};
+    std::map<std::string, uint32_t> fileIndex{};
 
     uint32_t location(const llvm::DebugLoc& dl, uint32_t function);
     uint32_t message(std::string m);
