@@ -84,8 +84,7 @@ TEST(Segments, ObjectsCutTooOftenFallBackToWords) {
 
 // A memset of the whole array first, then single elements by two threads under a mutex: the element writes cut
 // segments the memset used (a restart each), and the counts are dfs's.
-TEST(Segments, ElementsAfterAWholeArrayOperationAgreeWithDfs) {
-    const std::string src = R"(
+const char* const kElementsAfterWholeArray = R"(
         #include <pthread.h>
         #include <string.h>
         int a[64];
@@ -107,6 +106,9 @@ TEST(Segments, ElementsAfterAWholeArrayOperationAgreeWithDfs) {
             memset(a, 0, sizeof a);
             return 0;
         })";
+
+TEST(Segments, ElementsAfterAWholeArrayOperationAgreeWithDfs) {
+    const std::string src = kElementsAfterWholeArray;
     const auto dfs = skein::test::checkSource(src);
     ASSERT_TRUE(dfs.stats.mazurkiewiczTraces.has_value());
     for (const std::string alt : {"optimal", "k2", "sdpor"}) {
@@ -128,6 +130,20 @@ TEST(Segments, ElementsAfterAWholeArrayOperationAgreeWithDfs) {
         EXPECT_EQ(q.stats.extra.at("segment_restarts"), 7.0);
         EXPECT_EQ(q.stats.extra.at("section_restarts"), 0.0); // restarts of another cause, counted apart
     }
+}
+
+// The time budget covers every attempt: with none left when an attempt stops to start over, the answer is that
+// attempt's, bounded — not a new attempt (before, each attempt had a budget of its own).
+TEST(Segments, NoRestartPastTheTimeBudget) {
+    skein::test::Options o;
+    o.algorithm = "qpor";
+    o.explore.timeLimitSeconds = 1e-9; // spent before the first cut
+    const auto q = skein::test::checkSource(kElementsAfterWholeArray, o);
+    EXPECT_TRUE(q.stoppedEarly);
+    EXPECT_EQ(q.verdict, skein::report::Verdict::Bounded);
+    EXPECT_EQ(q.stats.extra.at("segment_restarts"), 0.0);
+    ASSERT_FALSE(q.bounds.empty());
+    EXPECT_EQ(q.bounds.back().what, "time budget reached (--time-limit)");
 }
 
 // Random programs: two threads (sometimes three) over `int a[24]` (a global) and `int *h` (32 ints on the heap), each a few

@@ -434,6 +434,13 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
         r.algorithm = "qpor";
         // An attempt the budget, a cancellation or the error limit stopped is the answer, partial as it is: starting
         // over would find less in what is left (the budget covers every attempt).
+        RunClock clock(opts, start);
+        const bool spent = x.footprintGrew() && !r.stoppedEarly && clock.shouldStop();
+        if (spent) { // no time left to start over in: this attempt's errors, bounded
+            r.bounds.push_back({opts.cancelled && opts.cancelled() ? "cancelled" : "time budget reached (--time-limit)"});
+            r.stoppedEarly = true;
+            r.verdict = report::computeVerdict(r);
+        }
         if (!x.footprintGrew() || r.stoppedEarly) {
             r.stats.extra["segment_restarts"] = segments.restarts();
             r.stats.extra["segmented_objects"] = double(segments.segmentedObjects());
