@@ -313,6 +313,9 @@ TEST(CliBadInput, BadOptionValues) {
     EXPECT_EQ(run("check --warm-runs=1001 x.c").exitCode, 3);
     EXPECT_EQ(run("check --warm-runs=-1 x.c").exitCode, 3);
     EXPECT_EQ(run("check a.c b.c").exitCode, 3);
+    const Outcome r = run("check --qpor-resources=bytes x.c");
+    EXPECT_EQ(r.exitCode, 3);
+    EXPECT_NE(r.err.find("expected segments or words"), std::string::npos) << r.err;
 }
 TEST(CliBadInput, NoCommandOrUnknownCommand) {
     EXPECT_EQ(run("").exitCode, 3);
