@@ -46,6 +46,17 @@ std::vector<std::string> errorKinds(const report::CheckResult& r) {
     return k;
 }
 
+void expectCompleteExploration(const report::CheckResult& r, report::Verdict verdict,
+                               const std::vector<std::string>& kinds, uint64_t executions, uint64_t finalStates) {
+    EXPECT_EQ(r.verdict, verdict);
+    EXPECT_EQ(errorKinds(r), kinds);
+    EXPECT_EQ(r.stats.executions, executions);
+    EXPECT_EQ(r.stats.blocked, 0u);
+    EXPECT_EQ(r.stats.finalStates, finalStates);
+    EXPECT_FALSE(r.stoppedEarly);
+    EXPECT_TRUE(r.bounds.empty());
+}
+
 std::string output(const report::CheckResult& r) {
     std::string s;
     for (auto& o : r.output) s += o.text;

@@ -19,6 +19,10 @@ report::CheckResult checkSource(const std::string& source, const Options& o = {}
 CheckFailure failSource(const std::string& source, const Options& o = {});
 // The error kinds found, sorted, e.g. {"assertion", "data_race"}.
 std::vector<std::string> errorKinds(const report::CheckResult& r);
+// Expects an exploration that ran to its end (not stopped early, no bound hit, nothing blocked) with this verdict,
+// these error kinds (errorKinds), executions and final states: the hand-derived counts of a test.
+void expectCompleteExploration(const report::CheckResult& r, report::Verdict verdict,
+                               const std::vector<std::string>& kinds, uint64_t executions, uint64_t finalStates);
 // Concatenated program output of the first complete execution.
 std::string output(const report::CheckResult& r);
 // The text of a file of the source tree, e.g. "examples/buffer_workers.c"; empty when it cannot be read.

@@ -14,14 +14,6 @@
 
 namespace skein::explore::unfolding {
 
-// Calls f(word) for each memory word an access of [addr, addr+size) touches: the dependence granularity
-// (model::kWordSize, which model::dependent uses too).
-template <class F> void forEachWord(uint64_t addr, uint64_t size, F f) {
-    constexpr uint64_t kWord = model::kWordSize;
-    if (size == 0) return;
-    for (uint64_t a = addr & ~(kWord - 1); a < addr + size; a += kWord) f(a);
-}
-
 // What the event to find or create is: its thread's action and its immediate predecessors.
 struct EventSpec {
     ThreadId thread = 0;

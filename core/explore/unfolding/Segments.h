@@ -88,6 +88,8 @@ private:
     bool allWords_ = false;
     uint32_t restarts_ = 0;
 
+    // f(word) for each 4-byte word [addr, addr + size) touches: the dependence granularity (model::kWordSize,
+    // which model::dependent uses too), and the resources of an object kept per word.
     template <class F> static void forEachWord(uint64_t addr, uint64_t size, F f) {
         for (uint64_t a = addr & ~(kWord - 1); a < addr + size; a += kWord) f(a);
     }
