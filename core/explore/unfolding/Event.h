@@ -213,6 +213,7 @@ struct UEvent {
     uint64_t id = 0;       // creation order; deterministic
     UEvent* pt = nullptr;  // previous event of the same thread
     uint64_t keyHash = 0;  // EventIndex::Fingerprint::hash of its identity (thread, choice, action, pt, maximal preds)
+    uint64_t keyCheck = 0; // ... and Fingerprint::check: an event is found among its pt's successors (findOrCreate)
     ThreadId thread = 0;
     uint32_t choice = 0;   // which outcome of the thread's action (nondet value, woken waiter); 0 otherwise
     uint32_t baseCauses = 0;     // how many leading causes are not reads-before-writes
@@ -238,6 +239,8 @@ struct UEvent {
     // Its earlier placements (cexp, QporExplorer::earlierPlacements) are in U: they depend on [e] alone, so
     // executing e again in another configuration adds nothing while U has lost no event since (prune resets it).
     bool placed = false;
+    // In EventStructure's index: only the events of a long list of thread successors are (EventStructure::lookUp).
+    bool indexed = false;
 
     // An event's accesses are in any order up to kAccessScan of them, and sorted by resource past that
     // (EventStructure::findOrCreate sorts them): a memset or free of a large buffer has an access per word, and

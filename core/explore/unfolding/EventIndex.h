@@ -1,8 +1,8 @@
 #pragma once
-// The index of U's events by identity (thread, choice, action, maximal predecessors — EventStructure's key): an
-// open-addressing hash table of (fingerprint, event) slots. Every step of the exploration looks events up here,
-// and the table holds millions of them: a look-up costs one cache line, where a node-based std::unordered_set
-// costs three or four.
+// An index of events by identity (thread, choice, action, maximal predecessors — EventStructure's key): an
+// open-addressing hash table of (fingerprint, event) slots. It holds the events that a short list cannot find:
+// those of an event's thread successors once they are more than a few (EventStructure::lookUp). A look-up costs one
+// cache line, where a node-based std::unordered_set costs three or four.
 //
 // Identity is decided by a 128-bit fingerprint of the canonical key (two independent 64-bit hashes), not by
 // rebuilding the stored event's key: that rebuild (its maximal predecessors, one causality query per pair) was

@@ -342,7 +342,22 @@ void EventStructure::predecessorsOf(const EventSpec& spec, std::vector<UEvent*>&
 UEvent* EventStructure::find(const EventSpec& spec) const {
     predecessorsOf(spec, preds_);
     keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_, *this);
-    return index_.find(EventIndex::fingerprint(key_));
+    return lookUp(spec.thread, spec.pt, EventIndex::fingerprint(key_));
+}
+
+// The key holds the thread and pt's id, so an event with this key has pt as its thread predecessor and is among
+// pt's thread successors (or the thread's roots: link() keeps both lists). A short list is searched by fingerprint;
+// only the events of a list longer than kSuccessorScan are in the index (findOrCreate puts them there), which is
+// probed for those. Nearly every look-up of a large unfolding makes a new event — a successor of an event made a
+// step earlier, which has none yet — and the probe into a table of every event (and the insertion after it) was a
+// cache miss each time: 18 % of ase14_fig8's run, on one instruction (bench/README.md, twelfth session).
+UEvent* EventStructure::lookUp(ThreadId thread, const UEvent* pt, const EventIndex::Fingerprint& fp) const {
+    const EventList* successors = pt ? &pt->threadChildren : thread < threadRoots_.size() ? &threadRoots_[thread] : nullptr;
+    if (!successors) return nullptr;
+    if (successors->size() > kSuccessorScan) return index_.find(fp);
+    for (UEvent* s : *successors)
+        if (s->keyHash == fp.hash && s->keyCheck == fp.check) return s;
+    return nullptr;
 }
 
 UEvent* EventStructure::treeMaxOf(const std::vector<UEvent*>& events, const Resource& r) const {
@@ -362,7 +377,7 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     predecessorsOf(spec, preds_);
     keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_, *this);
     const EventIndex::Fingerprint fp = EventIndex::fingerprint(key_);
-    if (UEvent* found = index_.find(fp)) {
+    if (UEvent* found = lookUp(spec.thread, spec.pt, fp)) {
         if (created) *created = false;
         return found;
     }
@@ -420,8 +435,20 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
         storeSummary(ev);
     }
     ev->keyHash = fp.hash;
-    index_.insert(ev, fp.check);
+    ev->keyCheck = fp.check;
     link(ev);
+    // A list of successors longer than kSuccessorScan is searched by the index (lookUp): when it becomes that long,
+    // its events go in; once it is, each new one does. (A list that shrank and grows again holds some already.)
+    const EventList& successors = ev->pt ? ev->pt->threadChildren : threadRoot(ev->thread);
+    auto enter = [&](UEvent* s) {
+        if (s->indexed) return;
+        index_.insert(s, s->keyCheck);
+        s->indexed = true;
+    };
+    if (successors.size() == kSuccessorScan + 1)
+        for (UEvent* s : successors) enter(s);
+    else if (successors.size() > kSuccessorScan + 1)
+        enter(ev);
     events_.push_back(ev);
     if (created) *created = true;
     return ev;
@@ -548,7 +575,7 @@ void EventStructure::collect(const std::vector<UEvent*>& roots) {
     // Unindex first (keys are stored), then free: no freed event is looked at.
     for (UEvent* e : events_)
         if (!e->marked) {
-            index_.erase(e);
+            if (e->indexed) index_.erase(e);
             unlink(e);
         }
     size_t kept = 0;

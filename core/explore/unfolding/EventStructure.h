@@ -212,6 +212,10 @@ private:
     std::unordered_map<Resource, EventList, ResourceHash> resourceRoots_, initReaders_;
     EventList& childrenList(UEvent* parent, const Resource& r, bool readers);
     EventList& threadRoot(ThreadId t); // grows threadRoots_ to t
+    // The event with fingerprint fp among pt's thread successors (the thread's roots when pt is null), or null;
+    // the index is probed only for a long list.
+    UEvent* lookUp(ThreadId thread, const UEvent* pt, const EventIndex::Fingerprint& fp) const;
+    static constexpr size_t kSuccessorScan = 2;
     static void predecessorsOf(const EventSpec& spec, std::vector<UEvent*>& preds);
     // Scratch buffers of the look-ups (kept to avoid allocating on every one).
     mutable std::vector<UEvent*> preds_;
