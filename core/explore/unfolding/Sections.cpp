@@ -28,6 +28,19 @@ namespace {
 // 16 ms, 2^11 seven minutes against 38 ms (measured 2026-11-25 with the cap lifted).
 constexpr size_t kMaxRuns = 4096;
 
+// Whether a section's event, which carries its site's footprint (the union of the runs' accesses, each resource with
+// its strongest mode), touches more than run `run` did: a resource the run left alone, or a write where it only
+// read. Either is a coarser independence than dfs's (sections_widened). The footprint holds every resource of the
+// run, so equal sizes mean equal resources, and then equal numbers of writes mean equal modes. (Comparing sizes
+// alone missed a section that writes a word in one run and fails before writing it in another: its failed run's
+// event kept the write, ordered it against another thread's read, and optimal explored one trace twice.)
+bool widens(const std::vector<Access>& run, const std::vector<Access>& footprint) {
+    auto writes = [](const std::vector<Access>& v) {
+        return std::count_if(v.begin(), v.end(), [](const Access& a) { return a.mode != Mode::Read; });
+    };
+    return run.size() != footprint.size() || writes(run) != writes(footprint);
+}
+
 // The union of accesses in `into`, one per resource with the strongest mode, in the order first seen. Past a few
 // entries it is indexed by resource: a section that memsets a buffer has an access per word of it, and a scan of
 // the union per access made a 64 KB memset inside a section take 1.9 s (dfs: 0.16 s) and quadratically more beyond.
@@ -164,7 +177,7 @@ std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
     SectionSite& site = (*sections_)[pending.loc];
     site.used = true;
     for (const SectionRun& r : runs.runs) {
-        if (r.accesses.size() != site.footprint.size()) sectionsWidened_ = true;
+        if (widens(r.accesses, site.footprint)) sectionsWidened_ = true;
         UEvent* e = eventFor(t, runChoice(runs, r), pending, &site.footprint, &r.joins);
         e->section = true;
         e->sectionRuns = site.severalRuns;
@@ -342,7 +355,7 @@ void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, 
         if (created) ++cexEvents_;
         e->section = true;
         e->sectionRuns = site.severalRuns;
-        if (r.accesses.size() != site.footprint.size()) sectionsWidened_ = true;
+        if (widens(r.accesses, site.footprint)) sectionsWidened_ = true;
         if (e != &like) es_.addToU(e);
     }
 }
