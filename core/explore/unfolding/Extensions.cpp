@@ -397,6 +397,14 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
 bool QporExplorer::mutexFreeAfter(const UEvent* n) const {
     // Walk up the mutex tree from n: the lock state after the last operation of the chain.
     while (n) {
+        // An atomic section is one event whose label is its first action (often the lock it takes): what counts is
+        // how it ends. Taken as a lock, a section that locks and unlocks had no acquire placed after it, and a
+        // deadlock that needs one (another thread's lock right after the section) was never explored — by any mode
+        // (tests/unit/QporSectionsTest.cpp).
+        if (n->section) {
+            auto site = sections_->find(n->label.loc);
+            return site != sections_->end() && !site->second.holdsMutex;
+        }
         switch (n->label.kind) {
         case EventKind::Unlock:
         case EventKind::CondWait: return true;

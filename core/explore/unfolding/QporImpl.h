@@ -101,6 +101,9 @@ public:
         std::vector<Access> footprint; // the union of the accesses of its runs seen so far
         bool severalRuns = false;      // some start had several runs (nondet values inside)
         bool mayBlock = false;         // some start had a run that blocks midway (an assume or a wait inside)
+        // Some run ended holding a mutex it locked (mutexFreeAfter: otherwise the section leaves every mutex it
+        // takes free, whatever its first action — a lock — says).
+        bool holdsMutex = false;
         bool used = false;             // events were made with what is known
     };
     using Sections = std::map<uint32_t, SectionSite>;
@@ -276,6 +279,7 @@ private:
         std::vector<uint32_t> choices; // the outcome of each step
         std::vector<Access> accesses;
         std::vector<ThreadId> joins;   // threads it joins: their last events are causes
+        bool holdsMutex = false;       // it ends holding a mutex it locked
     };
     struct SectionRuns {
         std::vector<SectionRun> runs; // the runs that complete (a run that blocks midway has none)

@@ -94,14 +94,23 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
                 SectionRun r;
                 r.choices = choices;
                 AccessUnion accesses(r.accesses);
+                std::vector<std::pair<uint64_t, bool>> taken; // mutex → held after the run's last operation on it
+                auto set = [&](uint64_t m, bool held) {
+                    auto it = std::find_if(taken.begin(), taken.end(), [&](const auto& x) { return x.first == m; });
+                    if (it == taken.end()) taken.push_back({m, held});
+                    else it->second = held;
+                };
                 for (const model::Event& ev : events) {
                     if (ev.kind == EventKind::CondWait) {
                         out.error = "condition waits inside an SV-COMP atomic section are not supported by qpor yet";
                         break;
                     }
                     if (ev.kind == EventKind::ThreadJoin) r.joins.push_back(ThreadId(ev.value));
+                    if (ev.kind == EventKind::Lock || (ev.kind == EventKind::TryLock && ev.value)) set(ev.addr, true);
+                    if (ev.kind == EventKind::Unlock) set(ev.addr, false);
                     for (const Access& a : accessesFor(ev)) accesses.add(a);
                 }
+                r.holdsMutex = std::any_of(taken.begin(), taken.end(), [](const auto& x) { return x.second; });
                 out.runs.push_back(std::move(r));
                 if (out.runs.size() > kMaxRuns)
                     out.error = "an SV-COMP atomic section with more than 4096 nondeterministic runs";
@@ -137,6 +146,11 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
         site.mayBlock = true;
         changed = true;
     }
+    for (const SectionRun& r : runs.runs)
+        if (r.holdsMutex && !site.holdsMutex) {
+            site.holdsMutex = true; // placements made as if it released its mutexes may not exist
+            changed = true;
+        }
     bool restart = changed && site.used;
     if (restart) footprintGrew_ = true; // run() stops; explore() starts over
     return !restart;
