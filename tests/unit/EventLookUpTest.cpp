@@ -36,6 +36,17 @@ EventSpec writeSpec(ThreadId t, UEvent* pt, uint64_t addr, UEvent* parent) {
     return spec;
 }
 
+// Thread 0 writes word 8 n times in a row: n possible sources for a read of it.
+std::vector<UEvent*> writeChain(EventStructure& es, int n) {
+    std::vector<UEvent*> writes;
+    UEvent* w = nullptr;
+    for (int i = 0; i < n; ++i) {
+        w = es.findOrCreate(writeSpec(0, w, 8, w));
+        writes.push_back(w);
+    }
+    return writes;
+}
+
 // Every spec names the event made for it, and nothing new is made.
 void expectAllFound(EventStructure& es, const std::vector<EventSpec>& specs, const std::vector<UEvent*>& made) {
     for (size_t i = 0; i < specs.size(); ++i) {
@@ -48,13 +59,7 @@ void expectAllFound(EventStructure& es, const std::vector<EventSpec>& specs, con
 
 TEST(EventLookUp, SuccessorsOfOneEventAreFoundBeforeAndAfterTheListIsIndexed) {
     EventStructure es(4);
-    // Thread 0 writes word 8 twelve times in a row: twelve possible sources for thread 1's read.
-    std::vector<UEvent*> writes;
-    UEvent* w = nullptr;
-    for (int i = 0; i < 12; ++i) {
-        w = es.findOrCreate(writeSpec(0, w, 8, w));
-        writes.push_back(w);
-    }
+    const std::vector<UEvent*> writes = writeChain(es, 12); // twelve sources for thread 1's read
     UEvent* pt = es.findOrCreate(writeSpec(1, nullptr, 64, nullptr)); // thread 1's first event
     std::vector<EventSpec> specs;
     std::vector<UEvent*> made;
@@ -90,12 +95,7 @@ TEST(EventLookUp, ThreadRootsWithManyOutcomesAreFound) {
 
 TEST(EventLookUp, AListThatACollectionShrankIsSearchedAndIndexedAgain) {
     EventStructure es(4);
-    std::vector<UEvent*> writes;
-    UEvent* w = nullptr;
-    for (int i = 0; i < 10; ++i) {
-        w = es.findOrCreate(writeSpec(0, w, 8, w));
-        writes.push_back(w);
-    }
+    const std::vector<UEvent*> writes = writeChain(es, 10);
     UEvent* pt = es.findOrCreate(writeSpec(1, nullptr, 64, nullptr));
     std::vector<EventSpec> specs;
     std::vector<UEvent*> made;

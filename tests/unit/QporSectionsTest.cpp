@@ -2,25 +2,18 @@
 // of the accesses of its runs (core/explore/unfolding/DESIGN.md). Where that union is more than a run touched, the
 // independence is coarser than dfs's and qpor reports it (`sections_widened`): optimal then explores at least one
 // execution per Mazurkiewicz trace rather than exactly one (tests/unit/DifferentialTest.cpp relies on the flag).
-#include <algorithm>
+#include <set>
 #include <string>
-#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "tests/unit/RandomPrograms.h"
 #include "tests/unit/TestSupport.h"
 
 using skein::test::checkSource;
+using skein::testing::errorSet; // "kind@line"
 
 namespace {
-std::vector<std::string> errorsAt(const skein::report::CheckResult& r) { // "kind@line", sorted
-    std::vector<std::string> out;
-    for (const auto& e : r.errors)
-        out.push_back(std::string(skein::report::errorKindName(e.kind)) + "@" + std::to_string(e.location.line));
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 // t0's section reads and writes hp[0]; t1 frees the buffer in one section and reads hp[0] in another. Sections run
 // whole, and a thread stops at its memory error while the others go on. By hand, with dfs's events (the failing
 // access included, as the executor records it): t0 first — A, F, then R fails: one trace; F first — then A fails
@@ -63,10 +56,10 @@ TEST(QporSections, AFailedRunThatWritesLessIsAWidenedSection) {
     o.algorithm = "dfs";
     const auto dfs = checkSource(kFailingSectionThatWritesElsewhere, o);
     ASSERT_EQ(dfs.stats.mazurkiewiczTraces, 2u);
-    ASSERT_EQ(errorsAt(dfs), (std::vector<std::string>{"memory@13", "memory@7"}));
+    ASSERT_EQ(errorSet(dfs), (std::set<std::string>{"memory@7", "memory@13"}));
     o.algorithm = "qpor";
     const auto q = checkSource(kFailingSectionThatWritesElsewhere, o);
-    EXPECT_EQ(errorsAt(q), errorsAt(dfs));
+    EXPECT_EQ(errorSet(q), errorSet(dfs));
     ASSERT_TRUE(q.stats.extra.count("sections_widened"));
     EXPECT_EQ(q.stats.extra.at("sections_widened"), 1.0);
     EXPECT_EQ(q.stats.executions + q.stats.blocked, 3u); // the second trace twice, as above
@@ -105,13 +98,13 @@ int main(void) {
     o.algorithm = "dfs";
     const auto dfs = checkSource(src, o);
     ASSERT_EQ(dfs.stats.mazurkiewiczTraces, 6u);
-    ASSERT_EQ(errorsAt(dfs), (std::vector<std::string>{"deadlock@20"}));
+    ASSERT_EQ(errorSet(dfs), (std::set<std::string>{"deadlock@20"}));
     o.algorithm = "qpor";
     for (const char* alt : {"optimal", "k1", "k2", "sdpor"}) {
         SCOPED_TRACE(alt);
         o.explore.alt = alt;
         const auto q = checkSource(src, o);
-        EXPECT_EQ(errorsAt(q), errorsAt(dfs));
+        EXPECT_EQ(errorSet(q), errorSet(dfs));
         if (std::string(alt) == "optimal") {
             EXPECT_EQ(q.stats.executions + q.stats.blocked, 6u);
             EXPECT_EQ(q.stats.ssb, 0u);
