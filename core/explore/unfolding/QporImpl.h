@@ -10,50 +10,11 @@
 
 #include "core/explore/RaceDetector.h"
 #include "core/explore/unfolding/EventStructure.h"
+#include "core/explore/unfolding/PhaseClock.h"
 #include "core/explore/unfolding/Qpor.h"
 #include "core/explore/unfolding/Segments.h"
 
 namespace skein::explore::unfolding {
-
-// Per-phase time accounting (issue 3's split: running the program, en(C), the comb, cex(C); `Other` is the rest:
-// the errors, races and counterexamples of maximal configurations, popping the stack). A phase lasts from the switch
-// into it to the next switch, so adjacent phases share one reading of the clock — the CPU's time-stamp counter,
-// which costs ~11 ns here (AMD EPYC under Firecracker: 24 cycles), where clock_gettime costs ~25 ns. Reading it on
-// entry and on exit of every phase, about eight times per explored event, was a tenth of a small exploration
-// (peterson ITERS=1: ~920 readings in ~100 µs); switching reads it about five times per event. The ticks are
-// converted to milliseconds at the end against the steady clock.
-class PhaseClock {
-public:
-    enum Phase : uint8_t { Other, Execute, Extensions, Comb, Cex, kPhases };
-    using Ticks = uint64_t;
-    static Ticks now() {
-#if defined(__x86_64__)
-        return __builtin_ia32_rdtsc();
-#else
-        return uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
-#endif
-    }
-    PhaseClock() : t0_(now()), last_(t0_), s0_(std::chrono::steady_clock::now()) {}
-    // Ends the current phase and starts p.
-    void enter(Phase p) {
-        const Ticks t = now();
-        spent_[current_] += t - last_;
-        last_ = t;
-        current_ = p;
-    }
-    // The time spent in p up to the last switch.
-    double ms(Phase p) const {
-        double total = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s0_).count();
-        Ticks ticks = now() - t0_;
-        return ticks ? double(spent_[p]) * total / double(ticks) : 0;
-    }
-
-private:
-    Ticks t0_, last_;
-    std::chrono::steady_clock::time_point s0_;
-    Ticks spent_[kPhases] = {};
-    Phase current_ = Other;
-};
 
 // Reads of a word grouped by thread (each group in program order), and the choices of a prefix of every group:
 // which of them a write placed after the word's current value lets precede it. Buffers are kept: this runs for

@@ -1,0 +1,73 @@
+// The qpor explorer's sampled phase times (core/explore/unfolding/PhaseClock.h), against a fake tick source: each
+// phase's estimated share of the time must be its true share, also when the sequence of phases is periodic with a
+// period that a fixed sampling gap would line up with.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/explore/unfolding/PhaseClock.h"
+
+namespace {
+
+struct FakeTicks {
+    static inline uint64_t t = 0;
+    static uint64_t now() { return t; }
+};
+using Clock = skein::explore::unfolding::BasicPhaseClock<FakeTicks>;
+
+struct Step {
+    Clock::Phase phase;
+    uint64_t ticks; // how long the phase lasts
+};
+
+// Runs `pattern` `rounds` times and returns each phase's estimated share of the time, and its true share.
+std::pair<std::array<double, Clock::kPhases>, std::array<double, Clock::kPhases>>
+shares(const std::vector<Step>& pattern, int rounds) {
+    Clock clock;
+    std::array<double, Clock::kPhases> truth{};
+    double total = 0;
+    for (int r = 0; r < rounds; ++r)
+        for (const Step& s : pattern) {
+            clock.enter(s.phase);
+            FakeTicks::t += s.ticks;
+            truth[s.phase] += double(s.ticks);
+            total += double(s.ticks);
+        }
+    clock.enter(Clock::Other); // closes the last phase
+    std::array<double, Clock::kPhases> est{};
+    double sum = 0;
+    for (int p = 0; p < Clock::kPhases; ++p) sum += est[p] = clock.ms(Clock::Phase(p));
+    for (int p = 0; p < Clock::kPhases; ++p) est[p] /= sum, truth[p] /= total;
+    return {est, truth};
+}
+
+TEST(PhaseClock, SharesOfAnExplorationLikeSequence) {
+    // en(C), execute, cex(C) per event, with a comb and the errors of a maximal configuration now and then.
+    std::vector<Step> pattern = {{Clock::Extensions, 50}, {Clock::Execute, 20}, {Clock::Cex, 30},
+                                 {Clock::Extensions, 50}, {Clock::Execute, 20}, {Clock::Cex, 30},
+                                 {Clock::Other, 40},      {Clock::Comb, 60}};
+    auto [est, truth] = shares(pattern, 20000);
+    for (int p = 0; p < Clock::kPhases; ++p) EXPECT_NEAR(est[p], truth[p], 0.01) << "phase " << p;
+    EXPECT_NEAR(truth[Clock::Extensions], 0.3333, 0.001); // the pattern's own arithmetic: 100 of 300
+}
+
+TEST(PhaseClock, APeriodThatAFixedGapWouldAliasIsEstimatedRight) {
+    // Sixteen switches a round, one of them long: sampling every kMeanGap-th switch would time either that one in
+    // every round or never.
+    std::vector<Step> pattern(16, Step{Clock::Execute, 10});
+    pattern[5] = {Clock::Comb, 1000};
+    auto [est, truth] = shares(pattern, 20000);
+    EXPECT_NEAR(est[Clock::Comb], truth[Clock::Comb], 0.02);
+    EXPECT_NEAR(est[Clock::Execute], truth[Clock::Execute], 0.02);
+}
+
+TEST(PhaseClock, AFewSwitchesStillGiveASplit) {
+    auto [est, truth] = shares({{Clock::Execute, 10}, {Clock::Extensions, 10}}, 1);
+    double sum = 0;
+    for (double e : est) sum += e;
+    EXPECT_NEAR(sum, 1.0, 1e-9); // the first interval is always sampled: never an all-zero split
+}
+
+} // namespace
