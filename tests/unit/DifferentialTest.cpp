@@ -1,7 +1,8 @@
 // Differential tests (issue 3): random small concurrent programs, every qpor mode against the dfs oracle.
 // Same errors and final states; `optimal` explores exactly one execution per Mazurkiewicz trace with no
-// sleep-set blocked run. The second test adds condition variables and a heap object that threads may free.
-// SKEIN_DIFF_PROGRAMS=N runs N programs per test (defaults 1000 and 300; the long mode uses more);
+// sleep-set blocked run. The other tests add condition variables, frees, atomic sections around them, library and
+// mixed-size accesses, assumes and spin loops, and race-free programs whose shared ints are all under a mutex.
+// SKEIN_DIFF_PROGRAMS=N runs N programs per test (defaults 1000, 300 or 200; the long mode uses more);
 // SKEIN_DIFF_SEED picks the first seed. A failure prints the program.
 #include <cstdio>
 #include <cstdlib>
@@ -115,6 +116,26 @@ TEST(Differential, QporModesAgreeWithDfsWithCopiesAndMixedSizes) {
 // Threads that stop for good on what they read: __VERIFIER_assume, abort and spin loops (cut by spin-assume).
 TEST(Differential, QporModesAgreeWithDfsWithAssumesAndSpins) {
     GeneratorFlags flags;
+    flags.cuts = true;
+    qporAgreesWithDfs(flags, 300);
+}
+
+// Race-free programs (GeneratorFlags::locked): every shared int is accessed inside critical sections of m0, several
+// accesses per section, with atomics and nondet values beside them — the paper's own model, mutexes above all, where
+// the conflicting extensions of lock events (cexp, Alg. 1 lines 14-25) decide what is explored.
+TEST(Differential, QporModesAgreeWithDfsOnRaceFreeLockedPrograms) {
+    GeneratorFlags flags;
+    flags.locked = true;
+    flags.atomicSections = false;
+    qporAgreesWithDfs(flags, 200); // the oracle's runs are long here: a critical section has several accesses
+
+}
+
+// Everything that stops or blocks a thread at once: condition variables, frees, assumes and spin loops.
+TEST(Differential, QporModesAgreeWithDfsWithConditionVariablesCutsAndFree) {
+    GeneratorFlags flags;
+    flags.condVars = true;
+    flags.heap = true;
     flags.cuts = true;
     qporAgreesWithDfs(flags, 300);
 }
