@@ -15,10 +15,10 @@ namespace skein::explore::unfolding {
 // So the phases are sampled: about one interval between two switches in kMeanGap is timed, its start and its end
 // read, and each phase's share of the sampled ticks is taken as its share of the exploration's elapsed time. The
 // gaps between sampled intervals are drawn at random (uniform in 1..2·kMeanGap−1, from a xorshift generator with a
-// fixed seed: every run samples the same switches), so that a periodic sequence of phases — en(C), execute, cex(C), en(C), … — cannot
-// line up with the sampling; every switch then starts a sampled interval with the same probability, whatever its
-// phase, and the estimate is unbiased. The first interval is always sampled, so that even an exploration of a
-// few events reports a split.
+// fixed seed: every run samples the same switches), so that a periodic sequence of phases — en(C), execute, cex(C),
+// en(C), … — cannot line up with the sampling; every switch then starts a sampled interval with the same
+// probability, whatever its phase, and the estimate is unbiased. The first interval is always sampled, so that even
+// an exploration of a few events reports a split.
 template <class Ticks> class BasicPhaseClock {
 public:
     enum Phase : uint8_t { Other, Execute, Extensions, Comb, Cex, kPhases };
@@ -40,7 +40,8 @@ public:
     }
     // The estimated time spent in p up to the last switch.
     double ms(Phase p) const {
-        const double total = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s0_).count();
+        const double total =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s0_).count();
         uint64_t sampled = 0;
         for (uint64_t t : spent_) sampled += t;
         return sampled ? double(spent_[p]) * total / double(sampled) : 0;
