@@ -8,7 +8,10 @@ dfs median of --dfs-runs, qpor median of --qpor-runs, the two explorers' process
 from elsewhere then falls on both) and pinned to the last CPU, each timed by its own stats.elapsed_ms (the
 exploration, not start-up or the compile); an exploration under 200 ms is timed 21 times in each process (under
 1 ms: 301 times after 50 warm-up explorations) and the process reports their median (`skein check --timed-runs`). "runs" counts every explored execution (complete, blocked and bounded). saved = dfs
-runs / qpor runs, speed-up = dfs ms / qpor ms; the criterion holds when saved / speed-up <= 2.
+runs / qpor runs, speed-up = dfs ms / qpor ms; the criterion holds when saved / speed-up <= 2. "paired" is
+saved over the median of dfs ms / qpor ms taken per pair of processes run one after the other (each dfs process
+and the qpor process before it): on a host whose speed changes between stretches of minutes (bench/README.md,
+thirteenth session), the ratio of two medians can take its two figures from different stretches, a pair does not.
 
 By default each timed run follows warm-up explorations in the same process (`skein check --warm-runs`: 20 for
 qpor, and for dfs too when its probe run took under 200 ms — one for a longer dfs run, whose warm-up would cost
@@ -65,12 +68,18 @@ class Measure:
 
 def measure_both(dfs, qpor, dfs_runs, qpor_runs):
     """The two explorers' processes alternate, so that a stretch of load from elsewhere on this shared machine
-    falls on both rather than on whichever ran during it (a burst once doubled one row's qpor figure)."""
+    falls on both rather than on whichever ran during it (a burst once doubled one row's qpor figure). Returns the
+    pairs (dfs ms, qpor ms) of each dfs process and the qpor process just before it: on a host whose speed changes
+    from one stretch of minutes to the next, a pair's two processes ran in the same stretch."""
+    pairs = []
     while len(dfs.out) < dfs_runs or len(qpor.out) < qpor_runs:
         if len(qpor.out) < qpor_runs:
             qpor.step()
         if len(dfs.out) < dfs_runs and len(dfs.out) * qpor_runs <= len(qpor.out) * dfs_runs:
             dfs.step()
+            if qpor.out:
+                pairs.append((dfs.out[-1][1], qpor.out[-1][1]))
+    return pairs
 
 
 def main():
@@ -84,8 +93,8 @@ def main():
     ap.add_argument("rows", nargs="?", default=os.path.join(here, "qpor-vs-dfs.rows"))
     a = ap.parse_args()
     dw, qw = (0, 0) if a.cold else (1, 20)
-    print(f"| program | dfs runs | dfs ms | qpor runs | qpor ms | saved | speed-up | saved / speed-up |")
-    print(f"|---|---:|---:|---:|---:|---:|---:|---:|")
+    print(f"| program | dfs runs | dfs ms | qpor runs | qpor ms | saved | speed-up | saved / speed-up | paired |")
+    print(f"|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     worst = 0.0
     for prog, args, _, _ in rows(a.rows):
         label = os.path.relpath(prog, os.path.join(here, "..")) + (" " + " ".join(args) if args else "")
@@ -94,7 +103,7 @@ def main():
             print(f"| {label} | dfs did not finish in {a.dfs_limit:g} s | | | | | | |")
             continue
         qpor = Measure(a.skein, prog, ["--algo=qpor", "--alt=optimal", *args], qw)
-        measure_both(dfs, qpor, a.dfs_runs, a.qpor_runs)
+        pairs = measure_both(dfs, qpor, a.dfs_runs, a.qpor_runs)
         dr, dm, cut = dfs.result()
         if cut:
             print(f"| {label} | dfs did not finish in {a.dfs_limit:g} s | | | | | | |")
@@ -104,8 +113,9 @@ def main():
         ratio = saved / speedup
         worst = max(worst, ratio)
         mark = f"**{ratio:.2f}**" if ratio > 2 else f"{ratio:.2f}"
-        print(f"| {label} | {dr:,} | {dm:.3f} | {qr:,} | {qm:.4f} | {saved:,.1f}x | {speedup:,.1f}x | {mark} |",
-              flush=True)
+        paired = saved / statistics.median(d / max(q, 1e-9) for d, q in pairs) if pairs else float("nan")
+        print(f"| {label} | {dr:,} | {dm:.3f} | {qr:,} | {qm:.4f} | {saved:,.1f}x | {speedup:,.1f}x | {mark} | "
+              f"{paired:.2f} |", flush=True)
     print(f"\nworst saved / speed-up: {worst:.2f} (the criterion: <= 2; bold rows miss it)")
     return 0
 
