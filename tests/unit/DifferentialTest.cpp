@@ -87,55 +87,37 @@ void qporAgreesWithDfs(GeneratorFlags flags, int programs) {
 TEST(Differential, QporModesAgreeWithDfsOnRandomPrograms) { qporAgreesWithDfs(GeneratorFlags{}, 1000); }
 
 TEST(Differential, QporModesAgreeWithDfsWithConditionVariablesAndFree) {
-    GeneratorFlags flags;
-    flags.condVars = true;
-    flags.heap = true;
-    qporAgreesWithDfs(flags, 300);
+    qporAgreesWithDfs({.condVars = true, .heap = true}, 300);
 }
 
 // The same inside SV-COMP atomic sections (GeneratorFlags::syncInSections): a section is one action of qpor, and
 // one that blocks midway (a wait, a busy lock inside it) or at its start has its placements made by replay
 // (Sections.cpp).
 TEST(Differential, QporModesAgreeWithDfsWithConditionVariablesAndFreeInSections) {
-    GeneratorFlags flags;
-    flags.condVars = true;
-    flags.heap = true;
-    flags.syncInSections = true;
-    qporAgreesWithDfs(flags, 200);
+    qporAgreesWithDfs({.condVars = true, .heap = true, .syncInSections = true}, 200);
 }
 
 } // namespace
 
 // Library and mixed-size accesses (RandomPrograms.h GeneratorFlags::memory).
 TEST(Differential, QporModesAgreeWithDfsWithCopiesAndMixedSizes) {
-    GeneratorFlags flags;
-    flags.memory = true;
-    qporAgreesWithDfs(flags, 300);
+    qporAgreesWithDfs({.memory = true}, 300);
 }
 
 // Threads that stop for good on what they read: __VERIFIER_assume, abort and spin loops (cut by spin-assume).
 TEST(Differential, QporModesAgreeWithDfsWithAssumesAndSpins) {
-    GeneratorFlags flags;
-    flags.cuts = true;
-    qporAgreesWithDfs(flags, 300);
+    qporAgreesWithDfs({.cuts = true}, 300);
 }
 
 // Race-free programs (GeneratorFlags::locked): every shared int is accessed inside critical sections of m0, several
 // accesses per section, with atomics and nondet values beside them — the paper's own model, mutexes above all, where
 // the conflicting extensions of lock events (cexp, Alg. 1 lines 14-25) decide what is explored.
 TEST(Differential, QporModesAgreeWithDfsOnRaceFreeLockedPrograms) {
-    GeneratorFlags flags;
-    flags.locked = true;
-    flags.atomicSections = false;
-    qporAgreesWithDfs(flags, 200); // the oracle's runs are long here: a critical section has several accesses
-
+    // 200: the oracle's runs are long here, a critical section having several accesses.
+    qporAgreesWithDfs({.atomicSections = false, .locked = true}, 200);
 }
 
 // Everything that stops or blocks a thread at once: condition variables, frees, assumes and spin loops.
 TEST(Differential, QporModesAgreeWithDfsWithConditionVariablesCutsAndFree) {
-    GeneratorFlags flags;
-    flags.condVars = true;
-    flags.heap = true;
-    flags.cuts = true;
-    qporAgreesWithDfs(flags, 300);
+    qporAgreesWithDfs({.condVars = true, .heap = true, .cuts = true}, 300);
 }
