@@ -1,5 +1,7 @@
 #include "core/explore/RaceDetector.h"
 
+#include <algorithm>
+
 namespace skein::explore {
 
 using model::EventKind;
@@ -9,6 +11,7 @@ void RaceDetector::reset() {
     locks_.clear();
     atomics_.clear();
     shadow_.clear();
+    splits_.clear();
     accesses_.clear();
     races_.clear();
     log_.clear();
@@ -38,6 +41,10 @@ void RaceDetector::rollback(size_t n) {
             break;
         case Undo::Kind::ReadAt: shadow->reads[u.idx] = u.old; break;
         case Undo::Kind::ReadPush: shadow->reads.pop_back(); break;
+        case Undo::Kind::Split:
+            shadow->split = -1;
+            splits_.pop_back(); // splits are undone in the reverse order of their making
+            break;
         }
     }
     accesses_.resize(m.accesses);
@@ -74,10 +81,18 @@ bool RaceDetector::ordered(const Access& a, model::ThreadId t) {
 // unordered and overlap on byte 1: a race. But when the write comes first, r's read met main's write on byte 0
 // first; when the read comes first, w's write met main's write (byte 1's last write) before the read; and when w
 // writes before the section, main's write overwrites byte 1 in between.
-bool RaceDetector::checkRange(uint64_t lo, uint64_t hi, bool write, const Access& acc) {
-    bool raced = false;
-    uint32_t self = uint32_t(accesses_.size());
-    accesses_.push_back(acc);
+std::array<RaceDetector::Shadow, 4>& RaceDetector::split(Shadow& word) {
+    if (undo_) log_.push_back({Undo::Kind::Split, 0, 0, uintptr_t(&word)});
+    word.split = int32_t(splits_.size());
+    std::array<Shadow, 4>& bytes = splits_.emplace_back();
+    for (Shadow& b : bytes) {
+        b.lastWrite = word.lastWrite;
+        b.reads = word.reads;
+    }
+    return bytes;
+}
+
+void RaceDetector::visit(Shadow& s, bool write, uint32_t self, const Access& acc, bool& raced) {
     auto report = [&](uint32_t prev) {
         const Access& p = accesses_[prev];
         if (p.atomic && acc.atomic) return;
@@ -87,34 +102,61 @@ bool RaceDetector::checkRange(uint64_t lo, uint64_t hi, bool write, const Access
             if (r.first == p.event) return;
         races_.push_back({p.event, acc.event});
     };
-    for (uint64_t a = lo; a < hi; ++a) {
-        Shadow& s = shadow_[a];
-        if (s.lastWrite >= 0) report(uint32_t(s.lastWrite));
-        if (write) {
-            for (uint32_t r : s.reads) report(r);
-            if (undo_) {
-                log_.push_back({Undo::Kind::LastWrite, 0, uint32_t(s.lastWrite), uintptr_t(&s)});
-                if (!s.reads.empty()) {
-                    log_.push_back({Undo::Kind::Reads, 0, 0, uintptr_t(&s)});
-                    saved_.push_back(std::move(s.reads));
-                }
-            }
-            s.lastWrite = int32_t(self);
-            s.reads.clear();
-        } else {
-            // Keep one read per thread: a later read by the same thread is ordered after the earlier one.
-            bool replaced = false;
-            for (uint32_t& r : s.reads)
-                if (accesses_[r].tid == acc.tid) {
-                    if (undo_) log_.push_back({Undo::Kind::ReadAt, uint32_t(&r - s.reads.data()), r, uintptr_t(&s)});
-                    r = self;
-                    replaced = true;
-                }
-            if (!replaced) {
-                if (undo_) log_.push_back({Undo::Kind::ReadPush, 0, 0, uintptr_t(&s)});
-                s.reads.push_back(self);
+    if (s.lastWrite >= 0) report(uint32_t(s.lastWrite));
+    if (write) {
+        for (uint32_t r : s.reads) report(r);
+        if (undo_) {
+            log_.push_back({Undo::Kind::LastWrite, 0, uint32_t(s.lastWrite), uintptr_t(&s)});
+            if (!s.reads.empty()) {
+                log_.push_back({Undo::Kind::Reads, 0, 0, uintptr_t(&s)});
+                saved_.push_back(std::move(s.reads));
             }
         }
+        s.lastWrite = int32_t(self);
+        s.reads.clear();
+    } else {
+        // Keep one read per thread: a later read by the same thread is ordered after the earlier one.
+        bool replaced = false;
+        for (uint32_t& r : s.reads)
+            if (accesses_[r].tid == acc.tid) {
+                if (undo_) log_.push_back({Undo::Kind::ReadAt, uint32_t(&r - s.reads.data()), r, uintptr_t(&s)});
+                r = self;
+                replaced = true;
+            }
+        if (!replaced) {
+            if (undo_) log_.push_back({Undo::Kind::ReadPush, 0, 0, uintptr_t(&s)});
+            s.reads.push_back(self);
+        }
+    }
+}
+
+// Every earlier access the new one races with is reported, not only the first met: an access of several bytes can
+// race with different accesses on different bytes, and reporting only the first hid the others in every execution.
+// E.g. (tests/unit/ExecutorErrorsTest.cpp, RaceHiddenBehindAnotherOnADifferentByte) thread w writes byte 1 of int
+// x; main, in an atomic section, creates thread r and writes all of x; r reads x. w's byte write and r's read are
+// unordered and overlap on byte 1: a race. But when the write comes first, r's read met main's write on byte 0
+// first; when the read comes first, w's write met main's write (byte 1's last write) before the read; and when w
+// writes before the section, main's write overwrites byte 1 in between.
+bool RaceDetector::checkRange(uint64_t lo, uint64_t hi, bool write, const Access& acc) {
+    bool raced = false;
+    const uint32_t self = uint32_t(accesses_.size());
+    accesses_.push_back(acc);
+    if (lo >= hi) return false;
+    Block* block = nullptr;
+    uint64_t blockKey = UINT64_MAX;
+    for (uint64_t w = lo >> 2, last = (hi - 1) >> 2; w <= last; ++w) {
+        if (w / kBlockWords != blockKey) {
+            blockKey = w / kBlockWords;
+            block = &shadow_[blockKey];
+        }
+        Shadow& word = (*block)[w % kBlockWords];
+        const uint64_t from = std::max(lo, w << 2), to = std::min(hi, (w << 2) + 4);
+        if (word.split < 0 && to - from == 4) { // the whole word, in one state: its four bytes at once
+            visit(word, write, self, acc, raced);
+            continue;
+        }
+        std::array<Shadow, 4>& bytes = word.split < 0 ? split(word) : splits_[size_t(word.split)];
+        for (uint64_t a = from; a < to; ++a) visit(bytes[a & 3], write, self, acc, raced);
     }
     return raced;
 }

@@ -3,7 +3,9 @@
 // bytes, at least one a write, at least one non-atomic, unordered by happens-before. Synchronisation: mutex
 // unlock→lock, thread create→start and finish→join, and under sequential consistency every atomic write→atomic
 // read of the same location (release/acquire).
+#include <array>
 #include <cstdint>
+#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -30,7 +32,7 @@ public:
     // doubling from one element (qpor's detector lives for one exploration: IncrementalRaces).
     void reserve(size_t events, size_t bytes) {
         accesses_.reserve(events);
-        shadow_.reserve(bytes);
+        shadow_.reserve(bytes / (4 * kBlockWords) + 1);
         if (undo_) {
             log_.reserve(events);
             marks_.reserve(events);
@@ -47,13 +49,24 @@ private:
         uint32_t epoch;
         bool atomic;
     };
+    // The state of a byte: its last write and the reads since, one per thread.
     struct Shadow {
         int32_t lastWrite = -1; // index into accesses_
+        int32_t split = -1;     // a word's: its bytes' own states, splits_[split], once an access covered part of it
         std::vector<uint32_t> reads; // since the last write
     };
+    // The shadow is kept per aligned 4-byte word, the unit of nearly every access: a word's four bytes share one
+    // state until an access covers only some of them (a char of an int, the tail of a memcpy), and from then on the
+    // word has a state per byte. Reports are those of a state per byte: a word's bytes visited one by one would meet
+    // the same accesses in the same order, and an event's races are listed once each, in the order first met. Words
+    // come in blocks of kBlockWords, one hash-map node each, so that a range (an int array, a memset, a free) takes
+    // one look-up per block, not one per byte: on a 16 KB buffer the map's per-byte nodes were nearly all of a run.
+    static constexpr uint64_t kBlockWords = 8;
+    using Block = std::array<Shadow, kBlockWords>;
     std::vector<Clock> threads_;
     std::unordered_map<uint64_t, Clock> locks_, atomics_;
-    std::unordered_map<uint64_t, Shadow> shadow_;
+    std::unordered_map<uint64_t, Block> shadow_; // by address / (4 · kBlockWords)
+    std::deque<std::array<Shadow, 4>> splits_;   // a deque: the undo log points into it while it grows
     std::vector<Access> accesses_;
     std::vector<Race> races_; // of the last event
 
@@ -70,6 +83,7 @@ private:
             Reads,       // ((Shadow*)at)->reads was saved_.back() (a write cleared it)
             ReadAt,      // ((Shadow*)at)->reads[idx] was `old`
             ReadPush,    // ((Shadow*)at)->reads had one read less
+            Split,       // the word (Shadow*)at had no state per byte (splits_.back() is its)
         };
         Kind kind;
         uint32_t idx = 0, old = 0;
@@ -88,6 +102,9 @@ private:
     void join(Clock& into, const Clock& from, Undo::Kind kind, uintptr_t at);
     bool ordered(const Access& a, model::ThreadId t) ;
     bool checkRange(uint64_t lo, uint64_t hi, bool write, const Access& acc);
+    // One byte's (or a whole word's) state met by an access: reports the races, then records the access.
+    void visit(Shadow& s, bool write, uint32_t self, const Access& acc, bool& raced);
+    std::array<Shadow, 4>& split(Shadow& word);
 };
 
 } // namespace skein::explore
