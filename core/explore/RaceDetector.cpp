@@ -92,7 +92,8 @@ std::array<RaceDetector::Shadow, 4>& RaceDetector::split(Shadow& word) {
     return bytes;
 }
 
-void RaceDetector::visit(Shadow& s, bool write, uint32_t self, const Access& acc, bool& raced) {
+void RaceDetector::visit(Shadow& s, bool write, uint32_t self, const Access& acc, Met& met) {
+    bool& raced = met.raced;
     auto report = [&](uint32_t prev) {
         const Access& p = accesses_[prev];
         if (p.atomic && acc.atomic) return;
@@ -102,7 +103,13 @@ void RaceDetector::visit(Shadow& s, bool write, uint32_t self, const Access& acc
             if (r.first == p.event) return;
         races_.push_back({p.event, acc.event});
     };
-    if (s.lastWrite >= 0) report(uint32_t(s.lastWrite));
+    // Whether an earlier access races depends on it and on this one only, and an event lists each once: on a range
+    // last written by one access (a memset, a struct assignment, an array filled by one thread) it is reported
+    // at the first word and only skipped at the others.
+    if (s.lastWrite >= 0 && s.lastWrite != met.lastWrite) {
+        report(uint32_t(s.lastWrite));
+        met.lastWrite = s.lastWrite;
+    }
     if (write) {
         for (uint32_t r : s.reads) report(r);
         if (undo_) {
@@ -138,7 +145,7 @@ void RaceDetector::visit(Shadow& s, bool write, uint32_t self, const Access& acc
 // first; when the read comes first, w's write met main's write (byte 1's last write) before the read; and when w
 // writes before the section, main's write overwrites byte 1 in between.
 bool RaceDetector::checkRange(uint64_t lo, uint64_t hi, bool write, const Access& acc) {
-    bool raced = false;
+    Met met;
     const uint32_t self = uint32_t(accesses_.size());
     accesses_.push_back(acc);
     if (lo >= hi) return false;
@@ -152,13 +159,13 @@ bool RaceDetector::checkRange(uint64_t lo, uint64_t hi, bool write, const Access
         Shadow& word = (*block)[w % kBlockWords];
         const uint64_t from = std::max(lo, w << 2), to = std::min(hi, (w << 2) + 4);
         if (word.split < 0 && to - from == 4) { // the whole word, in one state: its four bytes at once
-            visit(word, write, self, acc, raced);
+            visit(word, write, self, acc, met);
             continue;
         }
         std::array<Shadow, 4>& bytes = word.split < 0 ? split(word) : splits_[size_t(word.split)];
-        for (uint64_t a = from; a < to; ++a) visit(bytes[a & 3], write, self, acc, raced);
+        for (uint64_t a = from; a < to; ++a) visit(bytes[a & 3], write, self, acc, met);
     }
-    return raced;
+    return met.raced;
 }
 
 bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
