@@ -3,6 +3,8 @@
 // in the same order, for every event. The reference below is that per-byte detector, written plainly (ordered maps,
 // no undo); it is compared with RaceDetector on random traces of accesses of every width and alignment — ints,
 // chars, unaligned longs, memcpy-like copies and frees of whole buffers — with and without rollbacks.
+// SKEIN_DIFF_PROGRAMS=N compares N traces in each test (default 600 and 300) and SKEIN_DIFF_SEED picks the seed, as
+// for the differential tests' long mode.
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -13,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "core/explore/RaceDetector.h"
+#include "tests/unit/RandomPrograms.h"
 
 namespace {
 
@@ -164,9 +167,10 @@ Races reported(const RaceDetector& d) {
 }
 
 TEST(RaceDetector, ReportsWhatAStatePerByteReports) {
-    std::mt19937 rng(11);
+    using skein::testing::envNumber;
+    std::mt19937 rng(uint32_t(envNumber("SKEIN_DIFF_SEED", 11)));
     size_t races = 0, events = 0;
-    for (int round = 0; round < 600; ++round) {
+    for (long round = 0, n = envNumber("SKEIN_DIFF_PROGRAMS", 600); round < n; ++round) {
         const std::vector<Event> trace = randomTrace(rng, 6 + rng() % 60);
         RaceDetector d;
         ByteRaceDetector want;
@@ -184,9 +188,10 @@ TEST(RaceDetector, ReportsWhatAStatePerByteReports) {
 // With the undo log kept: rolled back to a random prefix and fed another suffix, the detector reports for every event
 // what the per-byte reference, fed the whole new trace, reports — words split after the prefix must be joined again.
 TEST(RaceDetector, RollbackAcrossSplitWordsReportsWhatAStatePerByteReports) {
-    std::mt19937 rng(12);
+    using skein::testing::envNumber;
+    std::mt19937 rng(uint32_t(envNumber("SKEIN_DIFF_SEED", 12)));
     size_t compared = 0;
-    for (int round = 0; round < 300; ++round) {
+    for (long round = 0, n = envNumber("SKEIN_DIFF_PROGRAMS", 300); round < n; ++round) {
         RaceDetector d;
         d.keepUndo(true);
         std::vector<Event> trace = randomTrace(rng, 6 + rng() % 50);
