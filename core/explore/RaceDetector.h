@@ -27,6 +27,8 @@ public:
     // Rolling back, for an explorer whose consecutive executions share a prefix (qpor: IncrementalRaces). With
     // undo kept, every change an event makes is logged, so that rollback(n) returns the detector to its state
     // after the first n events fed since the reset, for less than feeding those n again.
+    // The log points into this detector's own shadow and clocks: a copy (vhb keeps copies in its snapshots) is only
+    // meaningful without undo kept.
     void keepUndo(bool on) { undo_ = on; }
     // Buffers for a trace of about `events` events touching about `bytes` bytes, sized once rather than grown by
     // doubling from one element (qpor's detector lives for one exploration: IncrementalRaces).
