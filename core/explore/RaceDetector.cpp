@@ -74,13 +74,7 @@ bool RaceDetector::ordered(const Access& a, model::ThreadId t) {
     return a.tid < c.size() && c[a.tid] >= a.epoch;
 }
 
-// Every earlier access the new one races with is reported, not only the first met: an access of several bytes can
-// race with different accesses on different bytes, and reporting only the first hid the others in every execution.
-// E.g. (tests/unit/ExecutorErrorsTest.cpp, RaceHiddenBehindAnotherOnADifferentByte) thread w writes byte 1 of int
-// x; main, in an atomic section, creates thread r and writes all of x; r reads x. w's byte write and r's read are
-// unordered and overlap on byte 1: a race. But when the write comes first, r's read met main's write on byte 0
-// first; when the read comes first, w's write met main's write (byte 1's last write) before the read; and when w
-// writes before the section, main's write overwrites byte 1 in between.
+// A word an access covers only in part gets a state per byte, each a copy of the word's.
 std::array<RaceDetector::Shadow, 4>& RaceDetector::split(Shadow& word) {
     if (undo_) log_.push_back({Undo::Kind::Split, 0, 0, uintptr_t(&word)});
     word.split = int32_t(splits_.size());

@@ -104,11 +104,11 @@ private:
     void join(Clock& into, const Clock& from, Undo::Kind kind, uintptr_t at);
     bool ordered(const Access& a, model::ThreadId t) ;
     bool checkRange(uint64_t lo, uint64_t hi, bool write, const Access& acc);
-    // One byte's (or a whole word's) state met by an access: reports the races, then records the access.
-    struct Met {
+    struct Met { // what one checkRange has met so far
         bool raced = false;
         int32_t lastWrite = -1; // the last write reported (or found ordered) for this range
     };
+    // One byte's (or a whole word's) state met by an access: reports the races, then records the access.
     void visit(Shadow& s, bool write, uint32_t self, const Access& acc, Met& met);
     std::array<Shadow, 4>& split(Shadow& word);
 };
