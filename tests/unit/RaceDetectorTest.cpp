@@ -112,8 +112,9 @@ private:
     std::deque<Access> accesses_; // stable addresses
 };
 
-// Random traces over four threads (created first) and two objects: object 1 of 64 bytes, read and written at every
-// width (1, 2, 4, 8) and alignment, copied within itself and across, and now and then freed whole; object 2 a lock.
+// Random traces over four threads (created first) and two objects: object 1 of 64 bytes (two blocks of the shadow),
+// read and written at every width (1, 2, 4, 8) and alignment, read two ranges at a time, copied within itself, and
+// now and then freed whole; object 2 a lock.
 std::vector<Event> randomTrace(std::mt19937& rng, size_t n) {
     constexpr uint64_t kObject = uint64_t(1) << 32, kLock = uint64_t(2) << 32;
     std::vector<Event> out;
@@ -149,6 +150,11 @@ std::vector<Event> randomTrace(std::mt19937& rng, size_t n) {
             break;
         case 5:
         case 6: e.kind = EventKind::Write; break;
+        case 7: // two ranges read (strcmp)
+            e.kind = EventKind::Read;
+            e.size2 = 1 + rng() % 12;
+            e.addr2 = place(e.size2);
+            break;
         default: e.kind = EventKind::Read; break;
         }
         if (e.isMemory()) {
