@@ -100,7 +100,8 @@ private:
                 b.lastWrite = self;
                 b.reads.clear();
             } else {
-                auto same = std::find_if(b.reads.begin(), b.reads.end(), [&](const Access* r) { return r->tid == acc.tid; });
+                auto same =
+                    std::find_if(b.reads.begin(), b.reads.end(), [&](const Access* r) { return r->tid == acc.tid; });
                 if (same != b.reads.end()) *same = self;
                 else b.reads.push_back(self);
             }
