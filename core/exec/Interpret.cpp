@@ -343,6 +343,12 @@ void Executor::run(ThreadId t) {
                     ev.addr = ptr;
                     ev.size = in.aux;
                     ev.atomic = true;
+                    if (in.op == Op::CmpXchg) {
+                        // What it expects is the thread's own value, fixed before it runs: the unfolding explorer
+                        // tells from the write a compare-exchange would read whether it fails (a read only).
+                        ev.cas = true;
+                        ev.addr2 = maskBits(R[in.b], in.bits);
+                    }
                     setPending(t, ev);
                     return;
                 }

@@ -207,7 +207,9 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
     }
     auto [wlo, whi] = e.writeRange();
     if (e.kind == EventKind::Rmw) {
-        raced |= checkRange(e.addr, e.addr + e.size, true, acc);
+        // Its read and write are one access. A compare-exchange that fails writes nothing (C11: it is a load), so it
+        // races only with writes — as model::dependent has it, and the unfolding explorer (a read of its word there).
+        raced |= checkRange(e.addr, e.addr + e.size, e.writes(), acc);
     } else if (wlo < whi) {
         raced |= checkRange(wlo, whi, true, acc);
     }

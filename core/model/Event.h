@@ -24,16 +24,19 @@ bool isMemoryAccess(EventKind k);
 
 struct Event {
     EventKind kind = EventKind::Read;
-    bool atomic = false;    // an atomic access (C11/GCC atomics, SV-COMP atomic sections do not count)
-    bool rmwWrote = true;   // Rmw: false for a failed compare-exchange (then it only reads)
-    bool builtin = false;   // a library function's access (memcpy, memset, strlen, ...): `value` is not the bytes
+    // Flags in one byte, so that an event stays 64 bytes (the unfolding's UEvent embeds one and fills 256).
+    bool atomic : 1 = false;   // an atomic access (C11/GCC atomics, SV-COMP atomic sections do not count)
+    bool rmwWrote : 1 = true;  // Rmw: false for a failed compare-exchange (then it only reads)
+    bool builtin : 1 = false;  // a library function's access (memcpy, memset, strlen, ...): `value` is not the bytes
+    bool cas : 1 = false;      // Rmw: a compare-exchange, which may fail; `addr2` holds the value it expects
     uint32_t size = 0;      // bytes accessed (memory events)
     uint32_t size2 = 0;     // Copy: bytes read at addr2; Read: a second range read at addr2 (strcmp), or 0
     ThreadId tid = 0;
     uint32_t indexInThread = 0; // position in the thread's program order, from 0
     uint32_t loc = 0;           // index into Program::locations
     uint64_t addr = 0;          // memory address; mutex/cond address; for create/join the other thread id
-    uint64_t addr2 = 0;         // CondWait: the mutex released; Copy/Read: second (read) range
+    uint64_t addr2 = 0;         // CondWait: the mutex released; Copy/Read: second (read) range; Rmw with `cas`:
+                                // the expected value (masked to `size`), known before the event runs
     uint64_t value = 0;         // read / old value, written value for Write, chosen value for Nondet
     uint64_t value2 = 0;        // Rmw: the value written (equal to `value` when a failed CAS writes nothing);
                                 // Free: 1 when it is a realloc (which also reads the object to copy it)
@@ -80,6 +83,7 @@ private:
         return {base, base + objectSize};
     }
 };
+static_assert(sizeof(Event) == 64, "model::Event grew: the unfolding's UEvent (256 bytes) embeds one");
 
 
 // The standard dependence used for Mazurkiewicz traces (issue 2): accesses to overlapping memory with a write

@@ -117,6 +117,13 @@ TEST(Differential, QporModesAgreeWithDfsOnRaceFreeLockedPrograms) {
     qporAgreesWithDfs({.atomicSections = false, .locked = true}, 200);
 }
 
+// Compare-exchanges (GeneratorFlags::cas): one that fails only reads, so dfs counts two failing ones of a word as
+// one trace; qpor's optimal mode must explore one execution for it too (a compare-exchange is a read or a write of
+// the unfolding by what its history makes it read: DESIGN.md, "Compare-exchange").
+TEST(Differential, QporModesAgreeWithDfsWithCompareExchange) {
+    qporAgreesWithDfs({.atomicSections = false, .cas = true}, 300);
+}
+
 // Everything that stops or blocks a thread at once: condition variables, frees, assumes and spin loops.
 TEST(Differential, QporModesAgreeWithDfsWithConditionVariablesCutsAndFree) {
     qporAgreesWithDfs({.condVars = true, .heap = true, .cuts = true}, 300);

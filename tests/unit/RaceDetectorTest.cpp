@@ -58,7 +58,7 @@ public:
             if (lo < hi && e.kind != EventKind::Rmw) range(lo, hi, false, acc, out);
         }
         auto [wlo, whi] = e.writeRange();
-        if (e.kind == EventKind::Rmw) range(e.addr, e.addr + e.size, true, acc, out);
+        if (e.kind == EventKind::Rmw) range(e.addr, e.addr + e.size, e.writes(), acc, out); // a failed CAS: a read
         else if (wlo < whi) range(wlo, whi, true, acc, out);
         if (e.atomic && e.writes()) join(atomics_[e.addr], clock(e.tid));
         return out;
@@ -144,7 +144,7 @@ std::vector<Event> randomTrace(std::mt19937& rng, size_t n) {
         switch (rng() % 12) {
         case 0: e = {}, e.tid = rng() % 4, e.kind = EventKind::Lock, e.addr = kLock; break;
         case 1: e = {}, e.tid = rng() % 4, e.kind = EventKind::Unlock, e.addr = kLock; break;
-        case 2: e.kind = EventKind::Rmw, e.atomic = true; break;
+        case 2: e.kind = EventKind::Rmw, e.atomic = true, e.rmwWrote = rng() % 3 != 0; break; // some failed CASes
         case 3:
             e.kind = EventKind::Copy; // memcpy: a range read, another written
             e.size = 1 + rng() % 24;

@@ -43,6 +43,9 @@ struct GeneratorFlags {
     // section: a signal or broadcast that finds the waiters some interleaving left, a wait that blocks the section
     // (and so every thread), a free or an access of the object another thread may have freed first.
     bool syncInSections = false;
+    // ... and compare-exchanges that succeed or fail by what they read: C11's on the atomics (the outcome kept or
+    // not) and GCC's __sync ones on the shared ints (racing with their plain accesses).
+    bool cas = false;
 };
 
 struct Generator {
@@ -64,12 +67,14 @@ struct Generator {
     std::string var() { return "x" + std::to_string(pick(vars)); }
     // Only drawn when a flag is on, so that the programs of the default flags stay what they were.
     bool extraStatement(int& locals) {
-        int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0) + (flags.memory ? 13 : 0) + (flags.cuts ? 6 : 0);
+        int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0) + (flags.memory ? 13 : 0) + (flags.cuts ? 6 : 0) +
+                    (flags.cas ? 4 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
         if (!flags.heap && k >= 5) k += 4;
         if (!flags.memory && k >= 9) k += 13;
+        if (!flags.cuts && k >= 22) k += 6;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
         if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word access of the heap pair
@@ -137,6 +142,18 @@ struct Generator {
             emit("  if (" + (locals ? "r" + std::to_string(pick(locals)) + " == 1" : std::string("1")) +
                  ") { atomic_thread_fence(memory_order_seq_cst); abort(); }");
             break;
+        case 28: // a compare-exchange of an atomic, its outcome dropped: it fails unless the value is what it expects
+            emit("  { int e = " + v() + "; atomic_compare_exchange_strong(&a" + std::to_string(pick(2)) + ", &e, " + v() +
+                 "); }");
+            break;
+        case 29: { // ... and kept
+            std::string r = "r" + std::to_string(locals++);
+            emit("  int " + r + "; { int e = " + v() + "; " + r + " = atomic_compare_exchange_strong(&a" +
+                 std::to_string(pick(2)) + ", &e, " + v() + "); }");
+            break;
+        }
+        case 30: emit("  " + local() + " = __sync_val_compare_and_swap(&" + var() + ", " + v() + ", " + v() + ");"); break;
+        case 31: emit("  " + local() + " = __sync_bool_compare_and_swap(&" + var() + ", " + v() + ", " + v() + ");"); break;
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
         case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
         case 2: // waits for a signal and takes the flag (a deadlock when nobody sets it)

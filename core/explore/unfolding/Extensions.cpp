@@ -132,8 +132,10 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
     spec.baseCauses = uint32_t(spec.causes.size());
     if (accesses) spec.accesses = *accesses;
     else accessesInto(pending, spec.accesses);
+    for (Access& a : spec.accesses) a.parent = F_.treeMax(a.res);
+    if (!accesses && pending.cas && spec.accesses.size() == 1 && casFailsAfter(pending, spec.accesses[0].parent))
+        spec.accesses[0].mode = Mode::Read; // a compare-exchange that fails here only reads
     for (Access& a : spec.accesses) {
-        a.parent = F_.treeMax(a.res);
         if (a.mode == Mode::Write) {
             // The reads of the word's current value by other threads precede this write (they are dependent).
             // Once each: a read of many words (a memcpy) is the last read of every one of them.
@@ -322,11 +324,15 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
     std::vector<UEvent*>& baseMax = mkBaseMax_;
     baseMax.clear();
     for (const Access& l : like.accesses) baseMax.push_back(es_.treeMaxOf(base, l.res));
+    // A compare-exchange's mode is its outcome after the write it reads here, which need not be like's.
+    const bool cas = casByOutcome(like);
+    const Mode casMode = cas && casFailsAfter(like.label, baseMax[0]) ? Mode::Read : Mode::Write;
+    auto modeOf = [&](size_t i) { return cas ? casMode : like.accesses[i].mode; };
     ReaderGroups& optional = mkOptional_;
     optional.clear();
     for (size_t i = 0; i < like.accesses.size(); ++i) {
         const Access& l = like.accesses[i];
-        if (l.mode != Mode::Write) continue;
+        if (modeOf(i) != Mode::Write) continue;
         UEvent* p = baseMax[i];
         for (UEvent* r : F_.readsOf(l.res)) {
             if (r->thread == like.thread || r->access(l.res)->parent != p) continue; // readersOf, without the map
@@ -358,7 +364,7 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
         for (size_t i = 0; i < like.accesses.size(); ++i) {
             Access& a = spec.accesses[i];
             a.res = like.accesses[i].res;
-            a.mode = like.accesses[i].mode;
+            a.mode = modeOf(i);
             a.parent = chosen.empty() ? baseMax[i] : es_.treeMaxOf(preds, a.res);
         }
         if (like.section && sectionPlacedByReplay(like)) {
@@ -440,6 +446,31 @@ uint32_t QporExplorer::waitersAt(const Resource& cond, const UEvent* n) const {
 }
 
 
+bool QporExplorer::casFailsAfter(const model::Event& label, const UEvent* parent) const {
+    std::optional<uint64_t> found; // the value the compare-exchange reads, when the parent tells it
+    if (!parent) {
+        // No write of the word in the history: a global's initial bytes (every store to a shared global is an
+        // event). A heap word nobody wrote holds what its allocation left: not known here.
+        const uint32_t object = program::pointerObject(label.addr), offset = program::pointerOffset(label.addr);
+        if (object >= 1 && object <= prog_.globals.size() && prog_.globalObject(object - 1) == object) {
+            const program::Global& g = prog_.globals[object - 1];
+            if (!g.threadLocal && offset + label.size <= g.init.size()) {
+                uint64_t v = 0;
+                for (uint32_t i = 0; i < label.size; ++i) v |= uint64_t(g.init[offset + i]) << (8 * i);
+                found = v;
+            }
+        }
+    } else if (const model::Event& w = parent->label;
+               !parent->section && !w.builtin && w.addr == label.addr && w.size == label.size) {
+        // The same bytes, written whole: a store's value, or what a read-modify-write left (value2, also for a
+        // compare-exchange that failed but was taken as a write).
+        if (w.kind == EventKind::Write) found = w.value;
+        else if (w.kind == EventKind::Rmw) found = w.value2;
+    }
+    const uint64_t mask = label.size >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * label.size)) - 1;
+    return found && ((*found ^ label.addr2) & mask) != 0;
+}
+
 void QporExplorer::earlierPlacements(UEvent* e) {
     // For each resource the action touches, the positions it can take in that resource's tree (or, for a read,
     // the writes it can read); an action touching several resources (an atomic section) takes every combination.
@@ -460,6 +491,9 @@ void QporExplorer::earlierPlacements(UEvent* e) {
             if (es_.leq(child, e->causes[i])) return true;
         return false;
     };
+    // A compare-exchange placed before writes of its word reads each earlier one: there it fails (a read of that
+    // write) or not (a write after it, with the readers' choices of any write).
+    const bool cas = casByOutcome(*e);
     for (const Access& a : e->accesses) {
         const Resource res = a.res;
         placeRanges_.push_back(uint32_t(placeOpts_.size()));
@@ -475,7 +509,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         } else {
             option(std::span(&a.parent, 1), -1);
         }
-        if (a.mode == Mode::Read) {
+        if (a.mode == Mode::Read && !cas) {
             // A read placed before writes of its word: it reads each earlier write of the chain.
             for (UEvent* child = a.parent; child && !forced(child);) {
                 UEvent* earlier = ownerOf(child->access(res)->node.parent);
@@ -486,7 +520,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         }
         // cond_wait's mutex access is its release of a mutex it holds: its place is fixed.
         if (e->label.kind == EventKind::CondWait && res.kind() == ResKind::Mutex) continue;
-        bool isWrite = a.mode == Mode::Write;
+        bool isWrite = a.mode == Mode::Write || cas;
         bool acquires = res.kind() == ResKind::Mutex && e->label.kind == EventKind::Lock;
         auto place = [&](UEvent* after, bool same) {
             if (acquires && !mutexFreeAfter(after)) return;
@@ -523,10 +557,11 @@ void QporExplorer::earlierPlacements(UEvent* e) {
                 return true;
             });
         };
-        place(a.parent, true);
+        if (a.mode != Mode::Read) place(a.parent, true); // a failed compare-exchange has no readers to choose
         for (UEvent* child = a.parent; child && !forced(child);) {
             UEvent* earlier = ownerOf(child->access(res)->node.parent);
-            place(earlier, false);
+            if (cas && casFailsAfter(e->label, earlier)) option(std::span(&earlier, 1), -1);
+            else place(earlier, false);
             child = earlier;
         }
     }
@@ -542,7 +577,8 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         for (size_t i = 1; i < placeOpts_.size(); ++i) {
             const PlacementOption& o = placeOpts_[i];
             UEvent* p = makeEvent(*e, std::span(placeAnchors_.data() + o.first, o.count), {}, o.choice);
-            if (o.coversAbove && p && p != e && p->placed) {
+            // (Not for a compare-exchange: whether it reads or writes at a position is its own, not P's.)
+            if (o.coversAbove && !cas && p && p != e && p->placed) {
                 ++placementsCut_;
                 break;
             }
