@@ -33,7 +33,10 @@ const ExplorerInfo* findExplorer(const std::string& name) {
 bool ErrorCollector::known(const ErrorKey& key) {
     auto it = index_.find(key);
     if (it == index_.end()) return false;
-    errors_[it->second].occurrences++;
+    if (lastSeen_[it->second] != execution_) {
+        lastSeen_[it->second] = execution_;
+        errors_[it->second].occurrences++;
+    }
     return true;
 }
 
@@ -48,6 +51,7 @@ bool ErrorCollector::add(const ErrorKey& key, report::ErrorReport base, const ex
     base.schedule.assign(schedule.begin(), schedule.begin() + long(std::min(cut.length, schedule.size())));
     index_[key] = errors_.size();
     errors_.push_back(std::move(base));
+    lastSeen_.push_back(execution_);
     if (observer_) observer_->onError(errors_.back());
     if (errors_.size() >= opts_.maxErrors) limitReached_ = true;
     return opts_.stopOnFirstError || limitReached_;
@@ -198,6 +202,7 @@ bool addTerminalErrors(ErrorCollector& errors, const exec::Executor& ex,
 
 bool collectErrors(ErrorCollector& errors, RaceDetector* races, const exec::Executor& ex,
                    const std::vector<report::Decision>& schedule) {
+    errors.newExecution();
     bool stop = false;
     const auto& trace = ex.trace();
     if (races && hasPlainAccess(trace)) {
@@ -210,6 +215,7 @@ bool collectErrors(ErrorCollector& errors, RaceDetector* races, const exec::Exec
 
 bool IncrementalRaces::collect(ErrorCollector& errors, bool detect, const exec::Executor& ex,
                                const std::vector<report::Decision>& schedule) {
+    errors.newExecution();
     bool stop = false;
     const auto& trace = ex.trace();
     if (detect && hasPlainAccess(trace)) {

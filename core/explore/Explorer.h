@@ -87,7 +87,10 @@ struct ErrorKey {
 class ErrorCollector {
 public:
     ErrorCollector(const ExploreOptions& opts, Observer* obs) : opts_(opts), observer_(obs) {}
-    // True (and counts one more occurrence) when the error is already known.
+    // The errors met from here on are those of another execution (collectErrors and the like call it first): an
+    // error counts one occurrence per execution, however many threads or events of that execution meet it.
+    void newExecution() { ++execution_; }
+    // True (and counts the execution as an occurrence, once) when the error is already known.
     bool known(const ErrorKey& key);
     bool has(const ErrorKey& key) const { return index_.count(key) != 0; } // known, without counting
     // Records a new error of the execution the executor just ran (`schedule` replays it). Returns true when the
@@ -104,6 +107,8 @@ private:
     Observer* observer_;
     std::vector<report::ErrorReport> errors_;
     std::map<ErrorKey, size_t> index_;
+    std::vector<uint64_t> lastSeen_; // per error: the execution it was last counted in
+    uint64_t execution_ = 0;
     bool limitReached_ = false;
 };
 

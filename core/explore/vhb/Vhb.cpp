@@ -179,6 +179,7 @@ void VhbExplorer::leaf(const Work& w, const Node& node, const std::vector<Thread
 // races_ and raceKeys_ then hold the detector after the parent's trace and the race keys it met there (each is
 // counted again, as a full pass would: ErrorCollector::known). The same errors and counts as collectErrors.
 bool VhbExplorer::collect() {
+    errors_.newExecution();
     bool stop = false;
     const auto& trace = ex_->trace();
     if (opts_.detectRaces) {
