@@ -64,7 +64,7 @@ void qporAgreesWithDfs(GeneratorFlags flags, int programs) {
                     if (!widened) {
                         ASSERT_LE(q.stats.executions, *dfs.stats.mazurkiewiczTraces);
                     }
-                } else if (widened) {
+                } else if (widened || flags.wideCas) {
                     ASSERT_GE(q.stats.executions + q.stats.blocked, *dfs.stats.mazurkiewiczTraces);
                 } else {
                     // Every maximal configuration is explored exactly once; redundancy shows only as SSBs.
@@ -122,6 +122,12 @@ TEST(Differential, QporModesAgreeWithDfsOnRaceFreeLockedPrograms) {
 // the unfolding by what its history makes it read: DESIGN.md, "Compare-exchange").
 TEST(Differential, QporModesAgreeWithDfsWithCompareExchange) {
     qporAgreesWithDfs({.atomicSections = false, .cas = true}, 300);
+}
+
+// 8-byte compare-exchanges as well: each a write of the unfolding, failing or not — the same errors and final states
+// as dfs, and at least one execution per trace.
+TEST(Differential, QporModesAgreeWithDfsWithWideCompareExchange) {
+    qporAgreesWithDfs({.atomicSections = false, .cas = true, .wideCas = true}, 150);
 }
 
 // Everything that stops or blocks a thread at once: condition variables, frees, assumes and spin loops.

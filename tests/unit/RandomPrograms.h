@@ -46,6 +46,9 @@ struct GeneratorFlags {
     // ... and compare-exchanges that succeed or fail by what they read: C11's on the atomics (the outcome kept or
     // not) and GCC's __sync ones on the shared ints (racing with their plain accesses).
     bool cas = false;
+    // ... and 8-byte compare-exchanges, loads and adds of an atomic long (two words: qpor takes such a compare-exchange
+    // as a write always, so it may explore more executions than dfs counts traces, never fewer).
+    bool wideCas = false;
 };
 
 struct Generator {
@@ -68,13 +71,14 @@ struct Generator {
     // Only drawn when a flag is on, so that the programs of the default flags stay what they were.
     bool extraStatement(int& locals) {
         int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0) + (flags.memory ? 13 : 0) + (flags.cuts ? 6 : 0) +
-                    (flags.cas ? 4 : 0);
+                    (flags.cas ? 4 : 0) + (flags.wideCas ? 3 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
         if (!flags.heap && k >= 5) k += 4;
         if (!flags.memory && k >= 9) k += 13;
         if (!flags.cuts && k >= 22) k += 6;
+        if (!flags.cas && k >= 28) k += 4;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
         if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word access of the heap pair
@@ -154,6 +158,14 @@ struct Generator {
         }
         case 30: emit("  " + local() + " = __sync_val_compare_and_swap(&" + var() + ", " + v() + ", " + v() + ");"); break;
         case 31: emit("  " + local() + " = __sync_bool_compare_and_swap(&" + var() + ", " + v() + ", " + v() + ");"); break;
+        case 32: {
+            std::string r = "r" + std::to_string(locals++);
+            emit("  int " + r + "; { long e = " + v() + "; " + r + " = atomic_compare_exchange_strong(&al, &e, " + v() +
+                 "); }");
+            break;
+        }
+        case 33: emit("  " + local() + " = (int)atomic_load(&al);"); break;
+        case 34: emit("  atomic_fetch_add(&al, 1);"); break;
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
         case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
         case 2: // waits for a signal and takes the flag (a deadlock when nobody sets it)
@@ -279,6 +291,7 @@ struct Generator {
         if (flags.cuts) emit("void __VERIFIER_assume(int); void abort(void);");
         for (int v = 0; v < vars; ++v) emit("int x" + std::to_string(v) + ";");
         emit("atomic_int a0, a1;");
+        if (flags.wideCas) emit("atomic_long al;");
         if (flags.condVars) {
             emit("pthread_mutex_t cm = PTHREAD_MUTEX_INITIALIZER; pthread_cond_t cv = PTHREAD_COND_INITIALIZER;");
             emit("int ready;");
