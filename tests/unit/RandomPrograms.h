@@ -46,8 +46,8 @@ struct GeneratorFlags {
     // ... and compare-exchanges that succeed or fail by what they read: C11's on the atomics (the outcome kept or
     // not) and GCC's __sync ones on the shared ints (racing with their plain accesses).
     bool cas = false;
-    // ... and 8-byte compare-exchanges, loads and adds of an atomic long (two words: qpor takes such a compare-exchange
-    // as a write always, so it may explore more executions than dfs counts traces, never fewer).
+    // ... and 8-byte compare-exchanges, loads and adds of an atomic long (two words, whose parents qpor must find to
+    // be one write to tell a failing compare-exchange).
     bool wideCas = false;
 };
 

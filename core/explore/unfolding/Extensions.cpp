@@ -133,8 +133,11 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
     if (accesses) spec.accesses = *accesses;
     else accessesInto(pending, spec.accesses);
     for (Access& a : spec.accesses) a.parent = F_.treeMax(a.res);
-    if (!accesses && pending.cas && spec.accesses.size() == 1 && casFailsAfter(pending, spec.accesses[0].parent))
-        spec.accesses[0].mode = Mode::Read; // a compare-exchange that fails here only reads
+    if (!accesses && pending.cas && (spec.accesses.size() == 1 || spec.accesses.size() == 2)) {
+        UEvent* const parents[2] = {spec.accesses[0].parent, spec.accesses.back().parent};
+        if (casFailsAfter(pending, std::span(parents, spec.accesses.size())))
+            for (Access& a : spec.accesses) a.mode = Mode::Read; // a compare-exchange that fails here only reads
+    }
     for (Access& a : spec.accesses) {
         if (a.mode == Mode::Write) {
             // The reads of the word's current value by other threads precede this write (they are dependent).
@@ -326,7 +329,7 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
     for (const Access& l : like.accesses) baseMax.push_back(es_.treeMaxOf(base, l.res));
     // A compare-exchange's mode is its outcome after the write it reads here, which need not be like's.
     const bool cas = casByOutcome(like);
-    const Mode casMode = cas && casFailsAfter(like.label, baseMax[0]) ? Mode::Read : Mode::Write;
+    const Mode casMode = cas && casFailsAfter(like.label, std::span(baseMax)) ? Mode::Read : Mode::Write;
     auto modeOf = [&](size_t i) { return cas ? casMode : like.accesses[i].mode; };
     ReaderGroups& optional = mkOptional_;
     optional.clear();

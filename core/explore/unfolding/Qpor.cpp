@@ -207,7 +207,7 @@ void QporExplorer::execute(UEvent* e, Node& n) {
     e->label.rmwWrote = ev.rmwWrote;
     // A compare-exchange made a read because its parent says it fails must fail (casFailsAfter); otherwise the
     // unfolding would miss what its write conflicts with. Not a verdict then: check() falls back to dfs.
-    if (casByOutcome(*e) && e->accesses[0].mode == Mode::Read && ev.rmwWrote)
+    if (casByOutcome(*e) && e->accesses[0].mode == Mode::Read && ev.rmwWrote) // (its accesses share a mode)
         unsupported_ = "internal: a compare-exchange taken to fail succeeded";
     if (e->thread < joinedSince_.size()) joinedSince_[e->thread].clear(); // they are causes of e
     n.joins.clear();

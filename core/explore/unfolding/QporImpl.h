@@ -299,16 +299,25 @@ private:
     void accessesInto(const model::Event& label, std::vector<Access>& out) const;
     EventSpec specScratch_; // eventFor's description, reused
     bool mutexFreeAfter(const UEvent* node) const;
-    // A compare-exchange of one word outside an atomic section: its access is a read where its history makes it fail
-    // (it reads a value other than the one it expects) and a write otherwise (DESIGN.md, "Compare-exchange").
+    // A compare-exchange outside an atomic section (one word, or two: 8 bytes): its accesses are reads where its
+    // history makes it fail (it reads a value other than the one it expects) and writes otherwise (DESIGN.md,
+    // "Compare-exchange").
     static bool casByOutcome(const UEvent& e) {
-        return !e.section && e.label.kind == model::EventKind::Rmw && e.label.cas && e.accesses.size() == 1;
+        return !e.section && e.label.kind == model::EventKind::Rmw && e.label.cas && !e.accesses.empty() &&
+               e.accesses.size() <= 2;
     }
     // The compare-exchange `label` reading its word as `parent` left it (null: the initial value) finds a value other
     // than it expects — decided from the parent alone; false when the parent does not tell (a partial, library or
     // atomic-section write, a heap word nobody wrote), which takes the compare-exchange as a write (sound: a failed
     // one writes back what it read).
     bool casFailsAfter(const model::Event& label, const UEvent* parent) const;
+    // The same for its words' parents: it fails when they are one write (or none) that casFailsAfter says it fails
+    // after — a value spread over several writes is not known here.
+    bool casFailsAfter(const model::Event& label, std::span<UEvent* const> parents) const {
+        for (UEvent* p : parents)
+            if (p != parents[0]) return false;
+        return !parents.empty() && casFailsAfter(label, parents[0]);
+    }
 
     // Alternatives.cpp
     // Alt(C, D ∪ {e}) for the top node (its Dlocal ends with e).
