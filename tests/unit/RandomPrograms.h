@@ -147,8 +147,8 @@ struct Generator {
                  ") { atomic_thread_fence(memory_order_seq_cst); abort(); }");
             break;
         case 28: // a compare-exchange of an atomic, its outcome dropped: it fails unless the value is what it expects
-            emit("  { int e = " + v() + "; atomic_compare_exchange_strong(&a" + std::to_string(pick(2)) + ", &e, " + v() +
-                 "); }");
+            emit("  { int e = " + v() + "; atomic_compare_exchange_strong(&a" + std::to_string(pick(2)) + ", &e, " +
+                 v() + "); }");
             break;
         case 29: { // ... and kept
             std::string r = "r" + std::to_string(locals++);
@@ -156,8 +156,12 @@ struct Generator {
                  std::to_string(pick(2)) + ", &e, " + v() + "); }");
             break;
         }
-        case 30: emit("  " + local() + " = __sync_val_compare_and_swap(&" + var() + ", " + v() + ", " + v() + ");"); break;
-        case 31: emit("  " + local() + " = __sync_bool_compare_and_swap(&" + var() + ", " + v() + ", " + v() + ");"); break;
+        case 30:
+            emit("  " + local() + " = __sync_val_compare_and_swap(&" + var() + ", " + v() + ", " + v() + ");");
+            break;
+        case 31:
+            emit("  " + local() + " = __sync_bool_compare_and_swap(&" + var() + ", " + v() + ", " + v() + ");");
+            break;
         case 32: {
             std::string r = "r" + std::to_string(locals++);
             emit("  int " + r + "; { long e = " + v() + "; " + r + " = atomic_compare_exchange_strong(&al, &e, " + v() +
