@@ -133,7 +133,7 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
     if (accesses) spec.accesses = *accesses;
     else accessesInto(pending, spec.accesses);
     for (Access& a : spec.accesses) a.parent = F_.treeMax(a.res);
-    if (!accesses && pending.cas && (spec.accesses.size() == 1 || spec.accesses.size() == 2)) {
+    if (!accesses && casByOutcome(pending, spec.accesses.size(), /*section=*/false)) { // sections pass `accesses`
         UEvent* const parents[2] = {spec.accesses[0].parent, spec.accesses.back().parent};
         if (casFailsAfter(pending, std::span(parents, spec.accesses.size())))
             for (Access& a : spec.accesses) a.mode = Mode::Read; // a compare-exchange that fails here only reads

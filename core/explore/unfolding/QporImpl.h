@@ -302,10 +302,10 @@ private:
     // A compare-exchange outside an atomic section (one word, or two: 8 bytes): its accesses are reads where its
     // history makes it fail (it reads a value other than the one it expects) and writes otherwise (DESIGN.md,
     // "Compare-exchange").
-    static bool casByOutcome(const UEvent& e) {
-        return !e.section && e.label.kind == model::EventKind::Rmw && e.label.cas && !e.accesses.empty() &&
-               e.accesses.size() <= 2;
+    static bool casByOutcome(const model::Event& label, size_t accesses, bool section) {
+        return !section && label.kind == model::EventKind::Rmw && label.cas && accesses >= 1 && accesses <= 2;
     }
+    static bool casByOutcome(const UEvent& e) { return casByOutcome(e.label, e.accesses.size(), e.section); }
     // The compare-exchange `label` reading its word as `parent` left it (null: the initial value) finds a value other
     // than it expects — decided from the parent alone; false when the parent does not tell (a partial, library or
     // atomic-section write, a heap word nobody wrote), which takes the compare-exchange as a write (sound: a failed
