@@ -35,9 +35,23 @@ bool ErrorCollector::known(const ErrorKey& key) {
     if (it == index_.end()) return false;
     if (lastSeen_[it->second] != execution_) {
         lastSeen_[it->second] = execution_;
-        errors_[it->second].occurrences++;
+        if (defer_) seen_.push_back(it->second);
+        else errors_[it->second].occurrences++;
     }
     return true;
+}
+
+void ErrorCollector::countSeen(uint64_t times) {
+    for (size_t i : seen_) counted_[i] += times;
+    seen_.clear();
+}
+
+std::vector<report::ErrorReport> ErrorCollector::take() {
+    // Deferred: until here each error shows 1 (what an observer streamed). One met only in runs no count covered
+    // (the exploration stopped before the run that would count it) was still seen once.
+    if (defer_)
+        for (size_t i = 0; i < errors_.size(); ++i) errors_[i].occurrences = std::max<uint64_t>(counted_[i], 1);
+    return std::move(errors_);
 }
 
 bool ErrorCollector::add(const ErrorKey& key, report::ErrorReport base, const exec::Executor& ex,
@@ -50,6 +64,10 @@ bool ErrorCollector::add(const ErrorKey& key, report::ErrorReport base, const ex
     buildCounterexample(ex, base, cut);
     base.schedule.assign(schedule.begin(), schedule.begin() + long(std::min(cut.length, schedule.size())));
     index_[key] = errors_.size();
+    if (defer_) {
+        seen_.push_back(errors_.size());
+        counted_.push_back(0);
+    }
     errors_.push_back(std::move(base));
     lastSeen_.push_back(execution_);
     if (observer_) observer_->onError(errors_.back());

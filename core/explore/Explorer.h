@@ -89,7 +89,20 @@ public:
     ErrorCollector(const ExploreOptions& opts, Observer* obs) : opts_(opts), observer_(obs) {}
     // The errors met from here on are those of another execution (collectErrors and the like call it first): an
     // error counts one occurrence per execution, however many threads or events of that execution meet it.
-    void newExecution() { ++execution_; }
+    void newExecution() {
+        ++execution_;
+        seen_.clear();
+    }
+    // For an explorer whose runs are not each an execution (vhb visits the nodes of its search, and a maximal node
+    // stands for its class): the errors met since newExecution() count only when countSeen(n) says the run stands
+    // for n explored executions (or runs that ended blocked) — n occurrences each.
+    void deferCounting() { defer_ = true; }
+    void countSeen(uint64_t times);
+    struct CountSeenOnExit { // countSeen(times) at the end of a scope whatever way it is left
+        ErrorCollector& errors;
+        uint64_t times;
+        ~CountSeenOnExit() { errors.countSeen(times); }
+    };
     // True (and counts the execution as an occurrence, once) when the error is already known.
     bool known(const ErrorKey& key);
     bool has(const ErrorKey& key) const { return index_.count(key) != 0; } // known, without counting
@@ -98,7 +111,7 @@ public:
     // `cut` says where the counterexample ends in the executor's trace (see TraceBuilder.h).
     bool add(const ErrorKey& key, report::ErrorReport base, const exec::Executor& ex,
              const std::vector<report::Decision>& schedule, const struct CounterexampleCut& cut);
-    std::vector<report::ErrorReport> take() { return std::move(errors_); }
+    std::vector<report::ErrorReport> take();
     size_t size() const { return errors_.size(); }
     bool limitReached() const { return limitReached_; }
 
@@ -108,8 +121,10 @@ private:
     std::vector<report::ErrorReport> errors_;
     std::map<ErrorKey, size_t> index_;
     std::vector<uint64_t> lastSeen_; // per error: the execution it was last counted in
+    std::vector<size_t> seen_;       // deferred counting: the errors met since newExecution(), not yet counted
+    std::vector<uint64_t> counted_;  // ... and per error, the occurrences countSeen gave it (take() reports them)
     uint64_t execution_ = 0;
-    bool limitReached_ = false;
+    bool limitReached_ = false, defer_ = false;
 };
 
 // Where a counterexample ends: the first `length` events of the executor's trace, then the failing operation

@@ -155,7 +155,8 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
 // The event thread t's pending action is at C_depth, when the parent configuration's en already had it: the
 // event is determined by pt, the base causes and the resource parents (and, for a write, the last reads of its
 // words), and the parent's last event e changes none of these unless it is t's own, shares a resource with the
-// action, creates or wakes threads, or is the thread a join waits for. Saves a look-up per thread and node.
+// action that one of them writes or locks, creates or wakes threads, or is the thread a join waits for. Saves a
+// look-up per thread and node.
 UEvent* QporExplorer::reusableEnabled(size_t depth, ThreadId t, uint32_t choice, const model::Event& pending) const {
     if (depth == 0) return nullptr;
     const Node& parent = stack_[depth - 1];
@@ -174,24 +175,39 @@ UEvent* QporExplorer::reusableEnabled(size_t depth, ThreadId t, uint32_t choice,
             x->label.size != pending.size || x->label.size2 != pending.size2 || x->pt != F_.threadMax(t))
             return nullptr;
         if (x->label.kind == EventKind::ThreadJoin) return nullptr;
+        // Two reads of a word leave each other's event as it was: a read's parent is the word's last write, and only
+        // a write's history holds the word's last reads.
+        auto changes = [](const Access& a, const Access& b) { return a.mode != Mode::Read || b.mode != Mode::Read; };
         if (x->accesses.size() > UEvent::kAccessScan || e->accesses.size() > UEvent::kAccessScan) [[unlikely]] {
             const UEvent* few = x->accesses.size() <= e->accesses.size() ? x : e;
             const UEvent* many = few == x ? e : x;
             for (const Access& a : few->accesses)
-                if (many->access(a.res)) return nullptr;
+                if (const Access* b = many->access(a.res); b && changes(a, *b)) return nullptr;
             return x;
         }
         for (const Access& a : x->accesses)
             for (const Access& b : e->accesses)
-                if (a.res == b.res) return nullptr;
+                if (a.res == b.res && changes(a, b)) return nullptr;
         return x;
     }
     return nullptr;
 }
 
 const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
-    std::vector<UEvent*>& en = stack_[depth].en; // in place: the child reuses it (reusableEnabled)
+    Node& node = stack_[depth];
+    std::vector<UEvent*>& en = node.en; // in place: the child reuses it (reusableEnabled)
+    if (node.enKnown) {
+        // The node chooses again after Alt (Alg. 1, line 12 calls Explore(C, D', J) on the same C): en(C) is what it
+        // was, the same events (unique by their histories, and kept from collection as a live node's en). Only U may
+        // have lost them in a pruning since, with the placements of blocked acquires (remade unless still there).
+        for (UEvent* e : en) es_.addToU(e);
+        for (ThreadId t = 0; t < ex_.numThreads(); ++t)
+            if (ex_.thread(t).state == exec::ThreadState::BlockedLock) blockedPlacements(t);
+        enReused_ += en.size();
+        return en;
+    }
     en.clear();
+    bool sections = false; // an atomic section's events and placements are learned as the exploration goes
     if (ex_.exclusiveThread() != model::kNoThread) {
         // Sections are executed whole (execute()); C never ends inside one.
         unsupported_ = "internal: a configuration ends inside an atomic section";
@@ -203,6 +219,7 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
         if (v.state == exec::ThreadState::BlockedLock) blockedScratch_.push_back(t);
         if (v.state != exec::ThreadState::Ready || !ex_.enabled(t)) continue;
         if (ex_.inAtomicSection(t)) {
+            sections = true;
             const size_t before = en.size();
             for (UEvent* e : atomicSectionEvents(t)) {
                 es_.addToU(e);
@@ -226,7 +243,11 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
     // A thread blocked on a mutex has no event at C, but its acquire placed before the operations that made
     // the mutex busy is a conflicting extension of C (ABBA: the second thread's acquire of A before the first
     // thread's). cexp (Alg. 1) only walks acquires in C; the pending one needs the same walk.
-    for (ThreadId t : blockedScratch_) blockedPlacements(t);
+    for (ThreadId t : blockedScratch_) {
+        sections = sections || ex_.inAtomicSection(t);
+        blockedPlacements(t);
+    }
+    node.enKnown = !sections && !unsupported_ && !footprintGrew_;
     return en;
 }
 
@@ -570,6 +591,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
     }
     placeRanges_.push_back(uint32_t(placeOpts_.size()));
     size_t accesses = placeRanges_.size() - 1;
+    if (placeOpts_.size() == accesses) return; // every access has its original option only: that combination is e
     if (accesses == 1 && !e->section && e->accesses[0].res.kind() == ResKind::Memory) {
         // One memory access: the options in walk order, up the word's chain. Where the placement P at an earlier
         // position with every reader there before it (a read: reading that earlier write) has had its own earlier

@@ -327,6 +327,8 @@ void QporExplorer::popNode() {
     st.extra["ms_cex"] = phase_.ms(PhaseClock::Cex);
     st.extra["ms_other"] = phase_.ms(PhaseClock::Other);
     st.extra["section_restarts"] = restarts_;
+    st.extra["segment_restarts"] = segments_->restarts(); // of the attempts so far: this one is the last
+    st.extra["segmented_objects"] = double(segments_->segmentedObjects());
 }
 
 report::CheckResult QporExplorer::run() {
@@ -449,11 +451,7 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
             r.stoppedEarly = true;
             r.verdict = report::computeVerdict(r);
         }
-        if (!x.footprintGrew() || r.stoppedEarly) {
-            r.stats.extra["segment_restarts"] = segments.restarts();
-            r.stats.extra["segmented_objects"] = double(segments.segmentedObjects());
-            return r;
-        }
+        if (!x.footprintGrew() || r.stoppedEarly) return r; // (the segments' counters: reportCounters)
         if (segments.restart()) {
             sections.clear(); // their footprints name resources that are now cut
             continue;

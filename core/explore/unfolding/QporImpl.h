@@ -91,6 +91,7 @@ private:
         report::Decision decision;      // executor decision that executes e (replay)
         std::vector<uint32_t> inner;    // an atomic section: the outcomes of its further steps (thread decision.thread)
         std::vector<UEvent*> en;        // en(C_d) as last computed here (reused by the child: enabledEvents)
+        bool enKnown = false;           // en holds en(C_d), to be reused when this node chooses again (after Alt)
         std::vector<ThreadId> joins;    // joins of finished threads taken after e, each by its thread (autoJoins)
         void reset() { // as a new node, keeping the vectors' capacity
             e = nullptr;
@@ -100,6 +101,7 @@ private:
             decision = {};
             inner.clear();
             en.clear();
+            enKnown = false;
             joins.clear();
         }
     };

@@ -160,6 +160,7 @@ bool VhbExplorer::racePartner(const Apo& a, ThreadId t, bool atomic) const {
 void VhbExplorer::leaf(const Work& w, const Node& node, const std::vector<ThreadId>& cut) {
     ++result_.stats.blocked;
     ++cutLeaves_;
+    const ErrorCollector::CountSeenOnExit countErrors{errors_, 1}; // the witness's errors and the races found below
     for (ThreadId t : cut) *cutAfter_.tryEmplace(nodeThreadHash(node, t), 1).first = 1;
     // A bound another thread hit stays: the runs through this node are bounded (dfs would count them so).
     if (ex_->errors().empty() && !ex_->boundReason().empty()) runs_.addBound(ex_->boundReason());
@@ -450,9 +451,12 @@ void VhbExplorer::maximal(const Node& node, ExecStatus status, uint64_t classes)
     if (runs_.count(*ex_, st)) stop_ = true;
     // Classes: complete executions, errors and deadlocks (what dfs counts as Mazurkiewicz traces) — not a section
     // that blocks (the execution is infeasible, as a failed assume: the executor keeps the section's thread alone).
-    if (status == ExecStatus::Finished || status == ExecStatus::Error ||
-        (status == ExecStatus::Running && ex_->exclusiveThread() == model::kNoThread))
-        classes_ += classes;
+    // The errors the node's witness showed and those the race search below finds occur in each of its classes;
+    // a blocked run counts once, as dfs counts its blocked executions.
+    const bool isClass = status == ExecStatus::Finished || status == ExecStatus::Error ||
+                         (status == ExecStatus::Running && ex_->exclusiveThread() == model::kNoThread);
+    if (isClass) classes_ += classes;
+    const ErrorCollector::CountSeenOnExit countErrors{errors_, isClass ? classes : 1};
     // The paper mode reaches one value class from several nodes (different side functions or causal orders):
     // the monitor and the race search, which look at all linearisations of the values, run once per value class.
     if (opts_.vhbPaper && !maximalSeen_.insert(hashOf(node)).second) return;

@@ -118,7 +118,11 @@ public:
     // the program has no data race — the caller (vhb::explore) runs again without when this finds one.
     VhbExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, bool spans = false)
         : opts_(o), obs_(obs), spans_(spans), mayCut_(mayCut(p)), clock_(o), errors_(o, obs),
-          ex_(std::make_unique<exec::Executor>(p, o.exec)), paper_(o.vhbRoot.value_or(1), paperCounters_) {}
+          ex_(std::make_unique<exec::Executor>(p, o.exec)), paper_(o.vhbRoot.value_or(1), paperCounters_) {
+        // An error's occurrences are the classes (and blocked runs) that show it, not the search nodes whose
+        // witnesses do: counted at maximal() and leaf().
+        errors_.deferCounting();
+    }
     report::CheckResult run();
 
 private:
