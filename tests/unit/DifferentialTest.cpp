@@ -130,6 +130,12 @@ TEST(Differential, QporModesAgreeWithDfsWithWideCompareExchange) {
     qporAgreesWithDfs({.atomicSections = false, .cas = true, .wideCas = true}, 150);
 }
 
+// Threads that end by exit() (qpor takes an exit as soon as its thread reaches it, not as an event: autoSteps), with
+// joins that wait for them and mutexes they leave held.
+TEST(Differential, QporModesAgreeWithDfsWithExits) {
+    qporAgreesWithDfs({.exits = true}, 300);
+}
+
 // Everything that stops or blocks a thread at once: condition variables, frees, assumes and spin loops.
 TEST(Differential, QporModesAgreeWithDfsWithConditionVariablesCutsAndFree) {
     qporAgreesWithDfs({.condVars = true, .heap = true, .cuts = true}, 300);

@@ -49,6 +49,9 @@ struct GeneratorFlags {
     // ... and 8-byte compare-exchanges, loads and adds of an atomic long (two words, whose parents qpor must find to
     // be one write to tell a failing compare-exchange).
     bool wideCas = false;
+    // ... and workers that call exit() on what they read (Skein ends only the calling thread: a join of it returns),
+    // sometimes inside a critical section (its mutex stays held), and main ending with exit() instead of a return.
+    bool exits = false;
 };
 
 struct Generator {
@@ -71,7 +74,7 @@ struct Generator {
     // Only drawn when a flag is on, so that the programs of the default flags stay what they were.
     bool extraStatement(int& locals) {
         int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0) + (flags.memory ? 13 : 0) + (flags.cuts ? 6 : 0) +
-                    (flags.cas ? 4 : 0) + (flags.wideCas ? 3 : 0);
+                    (flags.cas ? 4 : 0) + (flags.wideCas ? 3 : 0) + (flags.exits ? 1 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
@@ -79,6 +82,7 @@ struct Generator {
         if (!flags.memory && k >= 9) k += 13;
         if (!flags.cuts && k >= 22) k += 6;
         if (!flags.cas && k >= 28) k += 4;
+        if (!flags.wideCas && k >= 32) k += 3;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
         if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word access of the heap pair
@@ -170,6 +174,9 @@ struct Generator {
         }
         case 33: emit("  " + local() + " = (int)atomic_load(&al);"); break;
         case 34: emit("  atomic_fetch_add(&al, 1);"); break;
+        case 35: // the thread's end on what it read: an event of no resource, after which a join of it returns
+            emit("  if (" + (locals ? "r" + std::to_string(pick(locals)) : var()) + " == " + v() + ") exit(" + v() + ");");
+            break;
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
         case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
         case 2: // waits for a signal and takes the flag (a deadlock when nobody sets it)
@@ -289,7 +296,7 @@ struct Generator {
         emit("#include <pthread.h>");
         emit("#include <stdatomic.h>");
         emit("#include <assert.h>");
-        if (flags.heap) emit("#include <stdlib.h>");
+        if (flags.heap || flags.exits) emit("#include <stdlib.h>");
         if (flags.memory || flags.syncInSections) emit("#include <string.h>");
         emit("void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void); int __VERIFIER_nondet_int(void);");
         if (flags.cuts) emit("void __VERIFIER_assume(int); void abort(void);");
@@ -334,7 +341,7 @@ struct Generator {
             std::string check = "assert(" + var() + " != " + std::to_string(1 + pick(3)) + ");";
             emit(flags.locked ? "  pthread_mutex_lock(&m0); " + check + " pthread_mutex_unlock(&m0);" : "  " + check);
         }
-        emit("  return 0;");
+        emit(flags.exits && pick(2) ? "  exit(0);" : "  return 0;");
         emit("}");
         return out.str();
     }

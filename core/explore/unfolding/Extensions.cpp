@@ -115,7 +115,7 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
     spec.label.tid = t;
     spec.pt = F_.threadMax(t);
     if (!spec.pt && t < createOf_.size() && createOf_[t]) spec.causes.push_back(createOf_[t]);
-    if (t < joinedSince_.size()) // the joins t took since its last event (autoJoins)
+    if (t < joinedSince_.size()) // the joins t took since its last event (autoSteps)
         spec.causes.insert(spec.causes.end(), joinedSince_[t].begin(), joinedSince_[t].end());
     auto joined = [&](ThreadId child) { // a join follows the joined thread's last event
         UEvent* last = F_.threadMax(child);

@@ -73,17 +73,21 @@ void QporExplorer::resetExecution(bool executorFresh) {
 // eventFor). A trace with the join elsewhere is the same trace, so each Mazurkiewicz trace keeps one maximal
 // configuration, with about one event fewer per join (on lastwriter N=7, 410,578 → 149,928 events). A blocked join
 // blocks as before; joins inside an atomic section stay part of the section's event.
-void QporExplorer::autoJoins(Node& n) {
+// A program exit (main's return, exit()) ends only its own thread and depends on nothing (model::dependent): it is
+// taken the same way, right after its thread's last event — one event fewer per execution, and the node before it
+// has no en(C) to make. A join waiting for a thread that called exit() is enabled by it: the loop takes that next.
+void QporExplorer::autoSteps(Node& n) {
     for (bool progress = true; progress;) {
         progress = false;
         for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
             const exec::ThreadView& v = ex_.thread(t);
-            if (v.state != exec::ThreadState::Ready || v.pending.kind != EventKind::ThreadJoin || !ex_.enabled(t) ||
-                ex_.inAtomicSection(t))
+            const EventKind kind = v.pending.kind;
+            if (v.state != exec::ThreadState::Ready || (kind != EventKind::ThreadJoin && kind != EventKind::ProgramExit) ||
+                !ex_.enabled(t) || ex_.inAtomicSection(t))
                 continue;
-            noteJoin(t, ThreadId(v.pending.value));
+            if (kind == EventKind::ThreadJoin) noteJoin(t, ThreadId(v.pending.value));
             ex_.step(t, 0);
-            n.joins.push_back(t);
+            n.autoSteps.push_back(t);
             ++result_.stats.events;
             progress = true;
         }
@@ -128,8 +132,9 @@ void QporExplorer::ensureExecutorAt(size_t depth) {
         e->label.value = ev.value;
         e->label.value2 = ev.value2;
         if (e->thread < joinedSince_.size()) joinedSince_[e->thread].clear();
-        for (ThreadId t : n.joins) {
-            noteJoin(t, ThreadId(ex_.thread(t).pending.value));
+        for (ThreadId t : n.autoSteps) {
+            if (const model::Event& p = ex_.thread(t).pending; p.kind == EventKind::ThreadJoin)
+                noteJoin(t, ThreadId(p.value));
             ex_.step(t, 0);
         }
         ++exDepth_;
@@ -210,15 +215,16 @@ void QporExplorer::execute(UEvent* e, Node& n) {
     if (casByOutcome(*e) && e->accesses[0].mode == Mode::Read && ev.rmwWrote) // (its accesses share a mode)
         unsupported_ = "internal: a compare-exchange taken to fail succeeded";
     if (e->thread < joinedSince_.size()) joinedSince_[e->thread].clear(); // they are causes of e
-    n.joins.clear();
+    n.autoSteps.clear();
     F_.push(e); // the joins look up the joined threads' last events in C
-    // No join was enabled before e (each was taken at once), and a join becomes enabled only when its thread reaches
-    // it or the joined thread finishes: here only e's thread or a thread e created can have done either (a thread's
-    // state changes by its own steps). The scan looks at every thread, so skip it otherwise.
+    // No join or exit was enabled before e (each was taken at once), and one becomes enabled only when its thread
+    // reaches it or (a join) the joined thread finishes: here only e's thread or a thread e created can have done
+    // either (a thread's state changes by its own steps). The scan looks at every thread, so skip it otherwise.
     const exec::ThreadView& v = ex_.thread(e->thread);
     if (ex_.numThreads() != threadsBefore || v.state == exec::ThreadState::Finished ||
-        v.state == exec::ThreadState::Stopped || v.pending.kind == EventKind::ThreadJoin)
-        autoJoins(n);
+        v.state == exec::ThreadState::Stopped || v.pending.kind == EventKind::ThreadJoin ||
+        v.pending.kind == EventKind::ProgramExit)
+        autoSteps(n);
     maybeSnapshot();
     addConflictingExtensions(e);
 }
@@ -230,7 +236,7 @@ void QporExplorer::recordMaximal() {
     for (size_t i = 0; i + 1 < stack_.size(); ++i) {
         schedule.push_back(stack_[i].decision);
         for (uint32_t c : stack_[i].inner) schedule.push_back({stack_[i].decision.thread, c}); // one per step
-        for (ThreadId t : stack_[i].joins) schedule.push_back({t, 0});
+        for (ThreadId t : stack_[i].autoSteps) schedule.push_back({t, 0});
     }
     if (races_.collect(errors_, opts_.detectRaces, ex_, schedule)) stop_ = true;
     if (runs_.count(ex_, result_.stats)) stop_ = true;

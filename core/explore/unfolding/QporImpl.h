@@ -92,7 +92,7 @@ private:
         std::vector<uint32_t> inner;    // an atomic section: the outcomes of its further steps (thread decision.thread)
         std::vector<UEvent*> en;        // en(C_d) as last computed here (reused by the child: enabledEvents)
         bool enKnown = false;           // en holds en(C_d), to be reused when this node chooses again (after Alt)
-        std::vector<ThreadId> joins;    // joins of finished threads taken after e, each by its thread (autoJoins)
+        std::vector<ThreadId> autoSteps; // joins and exits taken after e, each by its thread (autoSteps)
         void reset() { // as a new node, keeping the vectors' capacity
             e = nullptr;
             A.clear();
@@ -102,7 +102,7 @@ private:
             inner.clear();
             en.clear();
             enKnown = false;
-            joins.clear();
+            autoSteps.clear();
         }
     };
     // The DFS stack. A popped node keeps its vectors' buffers for the next node pushed at its depth: a node is
@@ -179,10 +179,10 @@ private:
     size_t exDepth_ = 0;          // events the executor has executed since its reset
     std::vector<UEvent*> createOf_;    // thread → its create event
     std::vector<UEvent*> wakers_;      // thread → the signal/broadcast that woke it (for the re-acquire)
-    // Joins are not events of the unfolding (autoJoins): thread → the last events of the threads it joined since its
+    // Joins are not events of the unfolding (autoSteps): thread → the last events of the threads it joined since its
     // last event, which are causes of its next event.
     std::vector<std::vector<UEvent*>> joinedSince_;
-    void autoJoins(Node& n);
+    void autoSteps(Node& n);
     void noteJoin(ThreadId t, ThreadId joined);
     // Snapshots of the executor at depths kSnapshotEvery, 2·kSnapshotEvery, … of the current stack, so that going
     // back to a shorter C replays fewer than kSnapshotEvery events instead of the whole prefix (replaying was a sixth

@@ -311,7 +311,11 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
         if (ev.kind == EventKind::ThreadCreate) slot(ThreadId(ev.value)) = x;
     };
     for (UEvent* x : order) {
-        // Joins are not events (QporExplorer::autoJoins): x's thread takes the ones before x first.
+        // Joins and exits are not events (QporExplorer::autoSteps): the exits pending before x are taken (a join
+        // of x's may wait for one), then x's thread takes its joins before x.
+        for (ThreadId u = 0; u < into.numThreads(); ++u)
+            if (into.enabled(u) && !into.inAtomicSection(u) && into.thread(u).pending.kind == EventKind::ProgramExit)
+                into.step(u, 0);
         while (x->thread < into.numThreads() && into.enabled(x->thread) && !into.inAtomicSection(x->thread) &&
                into.thread(x->thread).pending.kind == EventKind::ThreadJoin)
             into.step(x->thread, 0);
