@@ -64,6 +64,9 @@ void QporExplorer::resetExecution(bool executorFresh) {
     createOf_.assign(1, nullptr);
     wakers_.assign(1, nullptr);
     joinedSince_.assign(1, {});
+    // The creates (and an exit) main starts with: the same at every reset (autoSteps).
+    rootSteps_.clear();
+    autoSteps(rootSteps_, nullptr);
 }
 
 // A join is independent of every action but the joined thread's, which all precede it: it commutes with everything
@@ -76,22 +79,43 @@ void QporExplorer::resetExecution(bool executorFresh) {
 // A program exit (main's return, exit()) ends only its own thread and depends on nothing (model::dependent): it is
 // taken the same way, right after its thread's last event — one event fewer per execution, and the node before it
 // has no en(C) to make. A join waiting for a thread that called exit() is enabled by it: the loop takes that next.
-void QporExplorer::autoSteps(Node& n) {
+// A thread create, too, is independent of everything: it only precedes the child's events, as a cause. Taken at once
+// (at the root for the threads main starts with), its place in the unfolding is its creator's last event, with the
+// joins the creator took since: what the child's first event follows (createOf_, joinedSince_).
+// `after` is the event the steps follow (none at the root); they are appended to `steps` for replay and schedules.
+void QporExplorer::autoSteps(std::vector<ThreadId>& steps, UEvent* after) {
     for (bool progress = true; progress;) {
         progress = false;
         for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
             const exec::ThreadView& v = ex_.thread(t);
             const EventKind kind = v.pending.kind;
-            if (v.state != exec::ThreadState::Ready || (kind != EventKind::ThreadJoin && kind != EventKind::ProgramExit) ||
+            if (v.state != exec::ThreadState::Ready ||
+                (kind != EventKind::ThreadJoin && kind != EventKind::ProgramExit && kind != EventKind::ThreadCreate) ||
                 !ex_.enabled(t) || ex_.inAtomicSection(t))
                 continue;
-            if (kind == EventKind::ThreadJoin) noteJoin(t, ThreadId(v.pending.value));
-            ex_.step(t, 0);
-            n.autoSteps.push_back(t);
-            ++result_.stats.events;
+            autoStep(t, after);
+            steps.push_back(t);
             progress = true;
         }
     }
+}
+
+// Thread t's pending join, exit or create, taken after `after` (autoSteps, and their replay: the same rule gives the
+// same causes). A thread with a create pending here has no event after `after` in C: it is `after`'s own thread, or
+// one with no event yet (created by `after` or at the root), whose place is its own create's.
+void QporExplorer::autoStep(ThreadId t, UEvent* after) {
+    const model::Event& p = ex_.thread(t).pending;
+    if (p.kind == EventKind::ThreadJoin) noteJoin(t, ThreadId(p.value));
+    if (p.kind != EventKind::ThreadCreate) {
+        ex_.step(t, 0);
+        return;
+    }
+    UEvent* place = after && after->thread == t ? after : t < createOf_.size() ? createOf_[t] : nullptr;
+    const ThreadId child = ThreadId(ex_.step(t, 0).value);
+    if (createOf_.size() <= child) createOf_.resize(child + 1, nullptr), wakers_.resize(child + 1, nullptr);
+    createOf_[child] = place;
+    if (joinedSince_.size() <= child) joinedSince_.resize(child + 1);
+    joinedSince_[child] = t < joinedSince_.size() ? joinedSince_[t] : std::vector<UEvent*>{};
 }
 
 void QporExplorer::noteJoin(ThreadId t, ThreadId joined) {
@@ -132,11 +156,7 @@ void QporExplorer::ensureExecutorAt(size_t depth) {
         e->label.value = ev.value;
         e->label.value2 = ev.value2;
         if (e->thread < joinedSince_.size()) joinedSince_[e->thread].clear();
-        for (ThreadId t : n.autoSteps) {
-            if (const model::Event& p = ex_.thread(t).pending; p.kind == EventKind::ThreadJoin)
-                noteJoin(t, ThreadId(p.value));
-            ex_.step(t, 0);
-        }
+        for (ThreadId t : n.autoSteps) autoStep(t, e);
         ++exDepth_;
         ++replayedSteps_;
         maybeSnapshot();
@@ -223,8 +243,11 @@ void QporExplorer::execute(UEvent* e, Node& n) {
     const exec::ThreadView& v = ex_.thread(e->thread);
     if (ex_.numThreads() != threadsBefore || v.state == exec::ThreadState::Finished ||
         v.state == exec::ThreadState::Stopped || v.pending.kind == EventKind::ThreadJoin ||
-        v.pending.kind == EventKind::ProgramExit)
-        autoSteps(n);
+        v.pending.kind == EventKind::ProgramExit || v.pending.kind == EventKind::ThreadCreate) {
+        const size_t before = n.autoSteps.size();
+        autoSteps(n.autoSteps, e);
+        result_.stats.events += n.autoSteps.size() - before;
+    }
     maybeSnapshot();
     addConflictingExtensions(e);
 }
@@ -233,6 +256,7 @@ void QporExplorer::recordMaximal() {
     runs_.noteRun(ex_, result_);
     std::vector<report::Decision>& schedule = schedule_; // reused: one per complete execution
     schedule.clear();
+    for (ThreadId t : rootSteps_) schedule.push_back({t, 0});
     for (size_t i = 0; i + 1 < stack_.size(); ++i) {
         schedule.push_back(stack_[i].decision);
         for (uint32_t c : stack_[i].inner) schedule.push_back({stack_[i].decision.thread, c}); // one per step
@@ -341,6 +365,7 @@ report::CheckResult QporExplorer::run() {
     report::Stats& st = result_.stats;
     result_.algorithm = "qpor";
     resetExecution(/*executorFresh=*/true); // ex_ was just built, at the program's initial state
+    st.events += rootSteps_.size();
     stack_.push();
     uint32_t sinceCheck = 0;
     while (!stack_.empty() && !stop_) {

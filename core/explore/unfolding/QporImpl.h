@@ -92,7 +92,7 @@ private:
         std::vector<uint32_t> inner;    // an atomic section: the outcomes of its further steps (thread decision.thread)
         std::vector<UEvent*> en;        // en(C_d) as last computed here (reused by the child: enabledEvents)
         bool enKnown = false;           // en holds en(C_d), to be reused when this node chooses again (after Alt)
-        std::vector<ThreadId> autoSteps; // joins and exits taken after e, each by its thread (autoSteps)
+        std::vector<ThreadId> autoSteps; // joins, exits, creates taken after e, each by its thread (autoSteps)
         void reset() { // as a new node, keeping the vectors' capacity
             e = nullptr;
             A.clear();
@@ -182,7 +182,9 @@ private:
     // Joins are not events of the unfolding (autoSteps): thread → the last events of the threads it joined since its
     // last event, which are causes of its next event.
     std::vector<std::vector<UEvent*>> joinedSince_;
-    void autoSteps(Node& n);
+    void autoSteps(std::vector<ThreadId>& steps, UEvent* after);
+    void autoStep(ThreadId t, UEvent* after);
+    std::vector<ThreadId> rootSteps_; // the auto steps at the root (autoSteps), before the first node's event
     void noteJoin(ThreadId t, ThreadId joined);
     // Snapshots of the executor at depths kSnapshotEvery, 2·kSnapshotEvery, … of the current stack, so that going
     // back to a shorter C replays fewer than kSnapshotEvery events instead of the whole prefix (replaying was a sixth

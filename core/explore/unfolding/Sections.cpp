@@ -307,18 +307,33 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
             if (lastOf->size() <= t) lastOf->resize(t + 1, nullptr);
             return (*lastOf)[t];
         };
-        slot(x->thread) = x;
+        if (x) slot(x->thread) = x;
         if (ev.kind == EventKind::ThreadCreate) slot(ThreadId(ev.value)) = x;
     };
+    // Joins, exits and creates are not events (QporExplorer::autoSteps): the exits and creates pending before each
+    // event of the history are taken (its thread may be one created so, a join of its thread may wait for an exit),
+    // and its thread takes its joins; after the last, the exits and creates (the section's thread may be created so).
+    // A thread created so follows its creator's last event in the history (autoStep).
+    auto autoSteps = [&](ThreadId joinsOf) {
+        for (bool progress = true; progress;) {
+            progress = false;
+            for (ThreadId u = 0; u < into.numThreads(); ++u) {
+                const EventKind k = into.thread(u).pending.kind;
+                if (!into.enabled(u) || into.inAtomicSection(u) ||
+                    (k != EventKind::ProgramExit && k != EventKind::ThreadCreate &&
+                     (k != EventKind::ThreadJoin || u != joinsOf)))
+                    continue;
+                const model::Event& ev = into.step(u, 0);
+                if (ev.kind == EventKind::ThreadCreate && lastOf) {
+                    UEvent* creatorLast = u < lastOf->size() ? (*lastOf)[u] : nullptr;
+                    note(creatorLast, ev); // (only its child's slot: a null event names no thread)
+                }
+                progress = true;
+            }
+        }
+    };
     for (UEvent* x : order) {
-        // Joins and exits are not events (QporExplorer::autoSteps): the exits pending before x are taken (a join
-        // of x's may wait for one), then x's thread takes its joins before x.
-        for (ThreadId u = 0; u < into.numThreads(); ++u)
-            if (into.enabled(u) && !into.inAtomicSection(u) && into.thread(u).pending.kind == EventKind::ProgramExit)
-                into.step(u, 0);
-        while (x->thread < into.numThreads() && into.enabled(x->thread) && !into.inAtomicSection(x->thread) &&
-               into.thread(x->thread).pending.kind == EventKind::ThreadJoin)
-            into.step(x->thread, 0);
+        autoSteps(x->thread);
         if (x->thread >= into.numThreads() || !into.enabled(x->thread) ||
             into.thread(x->thread).pending.kind != x->label.kind)
             return false;
@@ -327,6 +342,7 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
         for (size_t i = 1; into.exclusiveThread() == x->thread && into.enabled(x->thread); ++i)
             note(x, into.step(x->thread, run && i < run->size() ? (*run)[i] : 0));
     }
+    autoSteps(model::kNoThread);
     return true;
 }
 
