@@ -73,6 +73,8 @@ bool Executor::wasCut(ThreadId t) const { return threads_[t]->cut; }
 
 bool Executor::inAtomicSection(ThreadId t) const { return threads_[t]->atomicDepth > 0; }
 
+bool Executor::joinable(ThreadId t) const { return threads_[t]->finished && !threads_[t]->endedProgram; }
+
 uint32_t Executor::atomicSectionId(ThreadId t) const {
     return threads_[t]->atomicDepth > 0 ? threads_[t]->sectionsEntered : 0;
 }
@@ -220,7 +222,7 @@ void Executor::refreshView(ThreadId t) {
         ThreadId target = ThreadId(v.pending.value);
         // A thread that ended the program (exit(), main's return) never becomes joinable: in the real process
         // nothing runs after it, and nothing may observe that it happened.
-        if (target < threads_.size() && (!threads_[target]->finished || threads_[target]->endedProgram)) {
+        if (target < threads_.size() && !joinable(target)) {
             v.state = ThreadState::BlockedJoin;
             v.waitObject = target;
         }

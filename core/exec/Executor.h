@@ -94,6 +94,9 @@ public:
     size_t stateBytes() const;
     // Thread t is inside an SV-COMP atomic section (its pending event is part of one).
     bool inAtomicSection(ThreadId t) const;
+    // A join of t can return: t has finished, not by ending the program (exit(), main's return), which nothing may
+    // observe — a join of such a thread blocks for good.
+    bool joinable(ThreadId t) const;
     // 0 when thread t's pending event is outside an atomic section; else a number naming the section (equal for
     // the events of one section, different for two sections of the thread, even back to back).
     uint32_t atomicSectionId(ThreadId t) const;

@@ -133,7 +133,7 @@ TEST(Differential, QporModesAgreeWithDfsWithWideCompareExchange) {
 }
 
 // Threads that end by exit() (qpor takes an exit as soon as its thread reaches it, not as an event: autoSteps), with
-// joins that wait for them and mutexes they leave held.
+// joins of them that block for good and mutexes they leave held.
 TEST(Differential, QporModesAgreeWithDfsWithExits) {
     qporAgreesWithDfs({.exits = true}, 300);
 }

@@ -49,8 +49,9 @@ struct GeneratorFlags {
     // ... and 8-byte compare-exchanges, loads and adds of an atomic long (two words, whose parents qpor must find to
     // be one write to tell a failing compare-exchange).
     bool wideCas = false;
-    // ... and workers that call exit() on what they read (Skein ends only the calling thread: a join of it returns),
-    // sometimes inside a critical section (its mutex stays held), and main ending with exit() instead of a return.
+    // ... and workers that call exit() on what they read (Skein ends only the calling thread, and a join of it blocks
+    // for good: nothing may observe that it ended the program), sometimes inside a critical section (its mutex stays
+    // held), and main ending with exit() instead of a return.
     bool exits = false;
 };
 
@@ -174,7 +175,7 @@ struct Generator {
         }
         case 33: emit("  " + local() + " = (int)atomic_load(&al);"); break;
         case 34: emit("  atomic_fetch_add(&al, 1);"); break;
-        case 35: // the thread's end on what it read: an event of no resource, after which a join of it returns
+        case 35: // the program's end on what the thread read: an event of no resource (the other threads run on)
             emit("  if (" + (locals ? "r" + std::to_string(pick(locals)) : var()) + " == " + v() + ") exit(" + v() + ");");
             break;
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;

@@ -87,6 +87,14 @@ TEST(VhbDifferential, AgreesWithDfsWithAssumesAndSpins) {
     agreeWithDfs(flags, 600, "assumes and spin loops");
 }
 
+// Workers that call exit() (Skein ends only the calling thread; a join of it blocks for good), and main ending with
+// exit(). vhb once took such a thread as finished for a join, and stopped with "a realisation did not replay".
+TEST(VhbDifferential, AgreesWithDfsWithExits) {
+    GeneratorFlags flags;
+    flags.exits = true;
+    agreeWithDfs(flags, 300, "exit() in workers and main");
+}
+
 // The first pass alone (DESIGN.md "Critical sections run alone": reads inside a critical section that its own
 // accesses decide are not choices): on a program without a data race it finds what dfs finds; on one with a race
 // it finds a race (any: the full exploration then runs).

@@ -78,7 +78,7 @@ void QporExplorer::resetExecution(bool executorFresh) {
 // blocks as before; joins inside an atomic section stay part of the section's event.
 // A program exit (main's return, exit()) ends only its own thread and depends on nothing (model::dependent): it is
 // taken the same way, right after its thread's last event — one event fewer per execution, and the node before it
-// has no en(C) to make. A join waiting for a thread that called exit() is enabled by it: the loop takes that next.
+// has no en(C) to make. (A join of a thread that called exit() blocks for good: Executor::joinable.)
 // A thread create, too, is independent of everything: it only precedes the child's events, as a cause. Taken at once
 // (at the root for the threads main starts with), its place in the unfolding is its creator's last event, with the
 // joins the creator took since: what the child's first event follows (createOf_, joinedSince_).

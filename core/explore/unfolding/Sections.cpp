@@ -311,8 +311,8 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
         if (ev.kind == EventKind::ThreadCreate) slot(ThreadId(ev.value)) = x;
     };
     // Joins, exits and creates are not events (QporExplorer::autoSteps): the exits and creates pending before each
-    // event of the history are taken (its thread may be one created so, a join of its thread may wait for an exit),
-    // and its thread takes its joins; after the last, the exits and creates (the section's thread may be created so).
+    // event of the history are taken (its thread may be one created so), and its thread takes its joins; after the
+    // last, the exits and creates (the section's thread may be created so).
     // A thread created so follows its creator's last event in the history (autoStep).
     auto autoSteps = [&](ThreadId joinsOf) {
         for (bool progress = true; progress;) {

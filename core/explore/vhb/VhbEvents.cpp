@@ -365,7 +365,7 @@ Node VhbExplorer::build() {
     n.apo.openSection.assign(nt, false);
     for (ThreadId t = 0; t < nt; ++t) {
         const auto& th = n.apo.threads[t];
-        n.apo.finished[t] = ex_->thread(t).state == exec::ThreadState::Finished;
+        n.apo.finished[t] = ex_->joinable(t); // a thread that called exit() has finished, but no join passes it
         n.apo.openSection[t] = !th.empty() && th.back().section && ex_->atomicSectionId(t) == th.back().section;
     }
     n.apo.init.resize(init_.size());
