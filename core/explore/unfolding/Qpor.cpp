@@ -237,9 +237,9 @@ void QporExplorer::execute(UEvent* e, Node& n) {
     if (e->thread < joinedSince_.size()) joinedSince_[e->thread].clear(); // they are causes of e
     n.autoSteps.clear();
     F_.push(e); // the joins look up the joined threads' last events in C
-    // No join or exit was enabled before e (each was taken at once), and one becomes enabled only when its thread
-    // reaches it or (a join) the joined thread finishes: here only e's thread or a thread e created can have done
-    // either (a thread's state changes by its own steps). The scan looks at every thread, so skip it otherwise.
+    // No join, exit or create was enabled before e (each was taken at once), and one becomes enabled only when its
+    // thread reaches it or (a join) the joined thread finishes: here only e's thread or a thread e created can have
+    // done either (a thread's state changes by its own steps). The scan looks at every thread, so skip it otherwise.
     const exec::ThreadView& v = ex_.thread(e->thread);
     if (ex_.numThreads() != threadsBefore || v.state == exec::ThreadState::Finished ||
         v.state == exec::ThreadState::Stopped || v.pending.kind == EventKind::ThreadJoin ||
