@@ -59,14 +59,22 @@ QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, O
 }
 
 void QporExplorer::resetExecution(bool executorFresh) {
-    if (!executorFresh) ex_.reset(); // a reset costs about three executed events
     exDepth_ = 0;
+    if (rootSnapshot_.valid) {
+        ex_.copyStateFrom(*rootSnapshot_.ex);
+        createOf_ = rootSnapshot_.createOf;
+        wakers_ = rootSnapshot_.wakers;
+        joinedSince_ = rootSnapshot_.joinedSince;
+        return;
+    }
+    if (!executorFresh) ex_.reset(); // a reset costs about three executed events
     createOf_.assign(1, nullptr);
     wakers_.assign(1, nullptr);
     joinedSince_.assign(1, {});
     // The creates (and an exit) main starts with: the same at every reset (autoSteps).
     rootSteps_.clear();
     autoSteps(rootSteps_, nullptr);
+    if (!rootSteps_.empty()) rootSnapshot_ = {ex_.clone(), createOf_, wakers_, joinedSince_, true};
 }
 
 // A join is independent of every action but the joined thread's, which all precede it: it commutes with everything

@@ -201,6 +201,9 @@ private:
         bool valid = false;
     };
     std::vector<Snapshot> snapshots_;
+    // The state after the root's auto steps, when there are any (main's first creates): a reset then copies it
+    // instead of running main to them again and creating each thread (lastwriter: six creates per replay).
+    Snapshot rootSnapshot_;
     uint64_t placementsReused_ = 0; // executed events whose earlier placements were already in U (UEvent::placed)
     uint64_t snapshotsTaken_ = 0, snapshotsRestored_ = 0, replayedSteps_ = 0;
     void maybeSnapshot();
