@@ -9,12 +9,13 @@
  * qpor takes the exit and the creates as soon as their threads reach them (no events of the unfolding); vhb once
  * took the exited thread as joinable and stopped with "a realisation did not replay in the executor".
  *
- * expect: --no-race-detection => verdict=error errors=assertion@38 traces=2 final_states=1
- * expect: --algo=qpor --no-race-detection => verdict=error errors=assertion@38 executions=2 ssb=0 final_states=1
- * expect: --algo=vhb --no-race-detection => verdict=error errors=assertion@38 executions=2 final_states=1
- * expect: => verdict=error errors=assertion@38,data_race@30
- * expect: --algo=qpor => verdict=error errors=assertion@38,data_race@30
- * expect: --algo=vhb => verdict=error errors=assertion@38,data_race
+ * expect: --no-race-detection => verdict=error errors=assertion@39 traces=2 final_states=1
+ * expect: --algo=qpor --no-race-detection => verdict=error errors=assertion@39 executions=2 ssb=0 final_states=1
+ * expect: --algo=vhb --no-race-detection => verdict=error errors=assertion@39 executions=2 final_states=1
+ * expect: --algo=vhb --vhb-equivalence=paper --no-race-detection => verdict=error errors=assertion@39 executions=2
+ * expect: => verdict=error errors=assertion@39,data_race@31
+ * expect: --algo=qpor => verdict=error errors=assertion@39,data_race@31
+ * expect: --algo=vhb => verdict=error errors=assertion@39,data_race
  */
 #include <assert.h>
 #include <pthread.h>
