@@ -97,9 +97,7 @@ void QporExplorer::autoSteps(std::vector<ThreadId>& steps, UEvent* after) {
         for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
             const exec::ThreadView& v = ex_.thread(t);
             const EventKind kind = v.pending.kind;
-            if (v.state != exec::ThreadState::Ready ||
-                (kind != EventKind::ThreadJoin && kind != EventKind::ProgramExit && kind != EventKind::ThreadCreate) ||
-                !ex_.enabled(t) || ex_.inAtomicSection(t))
+            if (v.state != exec::ThreadState::Ready || !takenAtOnce(kind) || !ex_.enabled(t) || ex_.inAtomicSection(t))
                 continue;
             autoStep(t, after);
             steps.push_back(t);
@@ -250,8 +248,7 @@ void QporExplorer::execute(UEvent* e, Node& n) {
     // done either (a thread's state changes by its own steps). The scan looks at every thread, so skip it otherwise.
     const exec::ThreadView& v = ex_.thread(e->thread);
     if (ex_.numThreads() != threadsBefore || v.state == exec::ThreadState::Finished ||
-        v.state == exec::ThreadState::Stopped || v.pending.kind == EventKind::ThreadJoin ||
-        v.pending.kind == EventKind::ProgramExit || v.pending.kind == EventKind::ThreadCreate) {
+        v.state == exec::ThreadState::Stopped || takenAtOnce(v.pending.kind)) {
         const size_t before = n.autoSteps.size();
         autoSteps(n.autoSteps, e);
         result_.stats.events += n.autoSteps.size() - before;

@@ -313,6 +313,11 @@ private:
         return !section && label.kind == model::EventKind::Rmw && label.cas && accesses >= 1 && accesses <= 2;
     }
     static bool casByOutcome(const UEvent& e) { return casByOutcome(e.label, e.accesses.size(), e.section); }
+    // The kinds not made events: taken as soon as their thread reaches them (autoSteps, replayHistory).
+    static bool takenAtOnce(model::EventKind k) {
+        return k == model::EventKind::ThreadJoin || k == model::EventKind::ProgramExit ||
+               k == model::EventKind::ThreadCreate;
+    }
     // The compare-exchange `label` reading its word as `parent` left it (null: the initial value) finds a value other
     // than it expects — decided from the parent alone; false when the parent does not tell (a partial, library or
     // atomic-section write, a heap word nobody wrote), which takes the compare-exchange as a write (sound: a failed

@@ -319,9 +319,8 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
             progress = false;
             for (ThreadId u = 0; u < into.numThreads(); ++u) {
                 const EventKind k = into.thread(u).pending.kind;
-                if (!into.enabled(u) || into.inAtomicSection(u) ||
-                    (k != EventKind::ProgramExit && k != EventKind::ThreadCreate &&
-                     (k != EventKind::ThreadJoin || u != joinsOf)))
+                if (!into.enabled(u) || into.inAtomicSection(u) || !takenAtOnce(k) ||
+                    (k == EventKind::ThreadJoin && u != joinsOf))
                     continue;
                 const model::Event& ev = into.step(u, 0);
                 if (ev.kind == EventKind::ThreadCreate && lastOf) {
