@@ -132,6 +132,13 @@ TEST(Differential, QporModesAgreeWithDfsWithWideCompareExchange) {
     qporAgreesWithDfs({.atomicSections = false, .cas = true, .wideCas = true}, 150);
 }
 
+// The same inside SV-COMP atomic sections: a section's footprint is the union of its runs' accesses, a failed
+// compare-exchange among them a read — a site whose compare-exchange never succeeds is a reader, one explored once
+// per trace (sections where it fails in some runs and succeeds in others are widened: at least once per trace).
+TEST(Differential, QporModesAgreeWithDfsWithCompareExchangeInSections) {
+    qporAgreesWithDfs({.atomicSections = false, .cas = true, .wideCas = true, .casInSections = true}, 300);
+}
+
 // Threads that end by exit() (qpor takes an exit as soon as its thread reaches it, not as an event: autoSteps), with
 // joins of them that block for good and mutexes they leave held.
 TEST(Differential, QporModesAgreeWithDfsWithExits) {

@@ -49,6 +49,9 @@ struct GeneratorFlags {
     // ... and 8-byte compare-exchanges, loads and adds of an atomic long (two words, whose parents qpor must find to
     // be one write to tell a failing compare-exchange).
     bool wideCas = false;
+    // ... and those compare-exchanges (and the atomic long's loads and adds) sometimes alone inside an SV-COMP atomic
+    // section: qpor takes a section's accesses as its runs made them, a compare-exchange that failed as a read.
+    bool casInSections = false;
     // ... and workers that call exit() on what they read (Skein ends only the calling thread, and a join of it blocks
     // for good: nothing may observe that it ended the program), sometimes inside a critical section (its mutex stays
     // held), and main ending with exit() instead of a return.
@@ -98,7 +101,9 @@ struct Generator {
             }
             return true;
         }
-        if (flags.syncInSections && k < 9 && pick(2)) { // one line: the statement between begin and end
+        // One line: the statement between begin and end — a condition-variable or heap statement
+        // (syncInSections), a compare-exchange (casInSections).
+        if ((flags.syncInSections && k < 9 && pick(2)) || (flags.casInSections && k >= 28 && k < 35 && pick(2))) {
             std::ostringstream saved;
             std::swap(saved, out);
             --line;

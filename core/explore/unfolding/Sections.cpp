@@ -81,6 +81,17 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
     SectionRuns out;
     std::vector<uint32_t> choices;
     std::vector<model::Event> events;
+    // A step's accesses as it ran: a compare-exchange that failed wrote nothing, so it read its words (C11: a load),
+    // as model::dependent takes it. The footprint then holds a write only where some run's compare-exchange
+    // succeeded — a site whose runs all fail is a reader there (before, every compare-exchange in a section was a
+    // write, and three threads failing one in a section took 6 executions for dfs's 1 trace). A run that succeeds
+    // where the footprint says read grows it, and the exploration starts over (observeSite), as for any access.
+    auto addExecuted = [&](AccessUnion& into, const model::Event& ev) {
+        for (Access a : accessesFor(ev)) {
+            if (ev.kind == EventKind::Rmw && !ev.rmwWrote) a.mode = Mode::Read;
+            into.add(a);
+        }
+    };
     // Depth first over the outcomes of each step; the last outcome reuses the copy of the state.
     auto run = [&](auto& self, std::unique_ptr<exec::Executor> probe) -> void {
         uint32_t n = probe->thread(t).choices;
@@ -108,7 +119,7 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
                     if (ev.kind == EventKind::ThreadJoin) r.joins.push_back(ThreadId(ev.value));
                     if (ev.kind == EventKind::Lock || (ev.kind == EventKind::TryLock && ev.value)) set(ev.addr, true);
                     if (ev.kind == EventKind::Unlock) set(ev.addr, false);
-                    for (const Access& a : accessesFor(ev)) accesses.add(a);
+                    addExecuted(accesses, ev);
                 }
                 r.holdsMutex = std::any_of(taken.begin(), taken.end(), [](const auto& x) { return x.second; });
                 out.runs.push_back(std::move(r));
@@ -117,8 +128,7 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
             } else { // blocks midway: no run from this state, but what it touched is part of the footprint
                 out.blocked = true;
                 AccessUnion accesses(out.blockedAccesses);
-                for (const model::Event& ev : events)
-                    for (const Access& a : accessesFor(ev)) accesses.add(a);
+                for (const model::Event& ev : events) addExecuted(accesses, ev);
             }
             choices.pop_back();
             events.pop_back();
