@@ -172,7 +172,7 @@ void QporExplorer::ensureExecutorAt(size_t depth) {
 // Called with the executor at state(C_exDepth_) where C_exDepth_ is the stack's prefix: keeps a snapshot there when
 // the depth is a multiple of kSnapshotEvery and its slot is free.
 void QporExplorer::maybeSnapshot() {
-    if (exDepth_ % kSnapshotEvery != 0) return;
+    if (exDepth_ % kSnapshotEvery != 0 || replayedSteps_ < kReplayedBeforeSnapshots) return;
     size_t slot = exDepth_ / kSnapshotEvery - 1;
     if (slot >= kMaxSnapshots || (slot + 1) * ex_.stateBytes() > kSnapshotBytes) return;
     if (snapshots_.size() <= slot) snapshots_.resize(slot + 1);
