@@ -50,7 +50,8 @@ struct GeneratorFlags {
     // be one write to tell a failing compare-exchange).
     bool wideCas = false;
     // ... and those compare-exchanges (and the atomic long's loads and adds) sometimes alone inside an SV-COMP atomic
-    // section: qpor takes a section's accesses as its runs made them, a compare-exchange that failed as a read.
+    // section: qpor takes a section's accesses as its runs made them, a compare-exchange that failed as a read; and
+    // sections that read a word and write it only when another word holds some value.
     bool casInSections = false;
     // ... and workers that call exit() on what they read (Skein ends only the calling thread, and a join of it blocks
     // for good: nothing may observe that it ended the program), sometimes inside a critical section (its mutex stays
@@ -78,7 +79,8 @@ struct Generator {
     // Only drawn when a flag is on, so that the programs of the default flags stay what they were.
     bool extraStatement(int& locals) {
         int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0) + (flags.memory ? 13 : 0) + (flags.cuts ? 6 : 0) +
-                    (flags.cas ? 4 : 0) + (flags.wideCas ? 3 : 0) + (flags.exits ? 1 : 0);
+                    (flags.cas ? 4 : 0) + (flags.wideCas ? 3 : 0) + (flags.exits ? 1 : 0) +
+                    (flags.casInSections ? 1 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
@@ -87,6 +89,7 @@ struct Generator {
         if (!flags.cuts && k >= 22) k += 6;
         if (!flags.cas && k >= 28) k += 4;
         if (!flags.wideCas && k >= 32) k += 3;
+        if (!flags.exits && k >= 35) k += 1;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
         if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word access of the heap pair
@@ -183,6 +186,13 @@ struct Generator {
         case 35: // the program's end on what the thread read: an event of no resource (the other threads run on)
             emit("  if (" + (locals ? "r" + std::to_string(pick(locals)) : var()) + " == " + v() + ") exit(" + v() + ");");
             break;
+        case 36: { // a section that writes a word or only reads it by what it reads of another (the same words in
+                   // every run, a write in some): qpor gives each event its run's accesses (SectionSite::runAccesses)
+            const std::string r = "r" + std::to_string(locals++), a = var(), b = var();
+            emit("  __VERIFIER_atomic_begin(); int " + r + " = " + a + "; if (" + b + " == " + v() + ") " + a + " = " + r +
+                 " + 1; __VERIFIER_atomic_end();");
+            break;
+        }
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
         case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
         case 2: // waits for a signal and takes the flag (a deadlock when nobody sets it)

@@ -31,10 +31,11 @@ void ReaderGroups::group() {
         if (i == evs_.size() || evs_[i]->thread != evs_[i - 1]->thread) bounds_.push_back(uint32_t(i));
 }
 
-void ReaderGroups::readersOf(const Frontier& F, const Resource& word, const UEvent* w, ThreadId self) {
+template <class Skip>
+void ReaderGroups::readersOf(const Frontier& F, const Resource& word, const UEvent* w, ThreadId self, Skip skip) {
     clear();
     for (UEvent* r : F.readsOf(word))
-        if (r->thread != self && r->access(word)->parent == w) add(r);
+        if (r->thread != self && r->access(word)->parent == w && !skip(r)) add(r);
     group();
 }
 
@@ -359,7 +360,8 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
         if (modeOf(i) != Mode::Write) continue;
         UEvent* p = baseMax[i];
         for (UEvent* r : F_.readsOf(l.res)) {
-            if (r->thread == like.thread || r->access(l.res)->parent != p) continue; // readersOf, without the map
+            if (r->thread == like.thread || r->access(l.res)->parent != p || afterSiblingsOf(r))
+                continue; // readersOf, without the map
             if (optional.contains(r)) continue;
             bool inHistory = false;
             for (UEvent* b : base) inHistory = inHistory || es_.leq(r, b);
@@ -561,7 +563,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
             // A write also chooses which of the readers of the write before it precede it (a prefix of each
             // thread's reads); at its own position, every strict subset of its current readers.
             ReaderGroups& readers = placeReaders_;
-            readers.readersOf(F_, res, after, e->thread);
+            readers.readersOf(F_, res, after, e->thread, [&](const UEvent* r) { return afterSiblingsOf(r); });
             if (readers.empty()) {
                 if (!same) option(std::span(&after, 1), -1, true);
                 return;
@@ -717,6 +719,35 @@ void QporExplorer::readsFromNewWrite(UEvent* w) {
     }
 }
 
+// An event of a section whose run read a word (SectionSite::runAccesses) has siblings — its action at a history whose
+// other parents make it write the word — that follow reads of the word made after it in C: its walk, made when it
+// was executed, did not have them among its parent's readers, and no other walk makes them (a read's placements
+// move the read, not the section). So when `r` reads a word that such an event of C reads from the same write, that
+// event's placements are walked again, with r among the readers. (Without it, a section `t = x; if (y == 0) x = t + 1;`
+// run after y = 1, then a read of x, missed the final state where the section wrote x after that read:
+// tests/unit/QporSectionsTest.cpp.)
+void QporExplorer::siblingsAfterNewRead(const UEvent* r) {
+    std::vector<UEvent*>& done = siblingsDone_;
+    done.clear();
+    for (const Access& a : r->accesses) {
+        if (a.mode != Mode::Read || a.res.kind() != ResKind::Memory) continue;
+        for (UEvent* e : F_.readsOf(a.res)) { // the walks do not change C
+            if (e == r || e->thread == r->thread || !runAccessesOf(*e)) continue;
+            const Access* own = e->access(a.res);
+            if (!own || own->mode != Mode::Read || own->parent != a.parent) continue;
+            if (std::find(done.begin(), done.end(), e) != done.end()) continue;
+            done.push_back(e);
+            if (es_.leq(e, r)) continue; // r follows e: no sibling of e follows r
+            UEvent like;
+            footprintLike(*e, like);
+            siblingsOf_ = e;
+            earlierPlacements(&like);
+            siblingsOf_ = nullptr;
+            if (footprintGrew_ || unsupported_) return;
+        }
+    }
+}
+
 void QporExplorer::addConflictingExtensions(UEvent* e) {
     phase_.enter(PhaseClock::Cex); // until the child's en(C)
     // e's action placed earlier depends on [e] only — every read of C that the walk or makeEvent looks at reads a
@@ -724,12 +755,19 @@ void QporExplorer::addConflictingExtensions(UEvent* e) {
     // it) — so the placements made when e was executed before are still in U unless pruning dropped events since.
     // Atomic sections are placed each time: what their runs touch is learned as the exploration goes.
     if (!e->placed || e->section) {
-        earlierPlacements(e);
+        if (runAccessesOf(*e)) {
+            UEvent like;
+            footprintLike(*e, like);
+            earlierPlacements(&like);
+        } else {
+            earlierPlacements(e);
+        }
         e->placed = !footprintGrew_ && !unsupported_;
     } else {
         ++placementsReused_;
     }
     readsFromNewWrite(e);
+    if (hasRunAccessSites_ && !footprintGrew_ && !unsupported_) siblingsAfterNewRead(e);
 }
 
 } // namespace skein::explore::unfolding

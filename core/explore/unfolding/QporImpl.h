@@ -26,7 +26,8 @@ public:
     bool contains(const UEvent* r) const { return std::find(evs_.begin(), evs_.end(), r) != evs_.end(); }
     void group(); // after the adds: sorts by thread
     // The reads of `word` in F that read `w`, by threads other than `self`.
-    void readersOf(const Frontier& F, const Resource& word, const UEvent* w, ThreadId self);
+    // `skip`: reads not to list (a read after the event whose siblings are placed: siblingsAfterNewRead).
+    template <class Skip> void readersOf(const Frontier& F, const Resource& word, const UEvent* w, ThreadId self, Skip skip);
     bool empty() const { return evs_.empty(); }
     // The first read of group g after a prefix of length len (none when the prefix is the whole group).
     UEvent* after(size_t g, uint32_t len) const { return len < groupSize(g) ? evs_[bounds_[g] + len] : nullptr; }
@@ -65,6 +66,15 @@ public:
         // Some run ended holding a mutex it locked (mutexFreeAfter: otherwise the section leaves every mutex it
         // takes free, whatever its first action — a lock — says).
         bool holdsMutex = false;
+        // Its runs touch the same resources but not alike — a write where another run reads (`if (x == 0) x = 1;`,
+        // a compare-exchange that fails in some runs) — and it has one run at any history: each event has its own
+        // run's accesses, a function of its history's parents as a compare-exchange's outcome is, and every
+        // placement is made by replay (Sections.cpp, runSpecAt); the footprint only enumerates candidate histories.
+        bool runAccesses = false;
+        // Never so: some run touched other resources than another, or the site has several runs or blocks. Its runs'
+        // events then differ in their histories beyond their own resources' parents, and the other runs of an action
+        // placed at one event's history would not be all its siblings (DESIGN.md, "Atomic sections").
+        bool footprintOnly = false;
         bool used = false;             // events were made with what is known
     };
     using Sections = std::map<uint32_t, SectionSite>;
@@ -275,6 +285,16 @@ private:
                        std::vector<UEvent*>* lastOf = nullptr);
     std::vector<UEvent*> replayLast_; // sectionPlacements' scratch: replayHistory's lastOf
     void sectionPlacements(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds);
+    void runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const;
+    bool runAccessesOf(const UEvent& e) const; // e is an event of a section site whose runs differ
+    void footprintLike(const UEvent& e, UEvent& like) const;
+    void siblingsAfterNewRead(const UEvent* r);
+    std::vector<UEvent*> siblingsDone_; // siblingsAfterNewRead's
+    // While siblingsAfterNewRead walks the placements of an event of C, that event: the reads of C after it (a join
+    // of its thread, then a read) cannot precede its siblings, whose histories would then hold it.
+    const UEvent* siblingsOf_ = nullptr;
+    bool afterSiblingsOf(const UEvent* r) const { return siblingsOf_ && es_.leq(siblingsOf_, r); }
+    bool hasRunAccessSites_ = false;    // some site's events have their runs' accesses (the walk above is needed)
     std::map<std::vector<uint32_t>, uint32_t> runIds_; // a section run's steps → its number (runOf)
     std::vector<std::vector<uint32_t>> runSteps_;
     std::unique_ptr<exec::Executor> scratch_;          // sectionPlacements' executor

@@ -156,6 +156,25 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
         site.mayBlock = true;
         changed = true;
     }
+    // A run that reads where the footprint writes: from now on each event has its own run's accesses, so that such
+    // a run is not ordered as if it wrote — unless the site's runs touch different resources, have several outcomes
+    // or block (SectionSite::footprintOnly).
+    const bool sameResources = std::all_of(runs.runs.begin(), runs.runs.end(), [&](const SectionRun& r) {
+        return r.accesses.size() == site.footprint.size();
+    });
+    if (!site.footprintOnly && (site.severalRuns || site.mayBlock || !sameResources)) {
+        site.footprintOnly = true;
+        if (site.runAccesses) {
+            site.runAccesses = false;
+            changed = true;
+        }
+    }
+    if (!site.footprintOnly && !site.runAccesses &&
+        std::any_of(runs.runs.begin(), runs.runs.end(),
+                    [&](const SectionRun& r) { return widens(r.accesses, site.footprint); })) {
+        site.runAccesses = true;
+        changed = true;
+    }
     for (const SectionRun& r : runs.runs)
         if (r.holdsMutex && !site.holdsMutex) {
             site.holdsMutex = true; // placements made as if it released its mutexes may not exist
@@ -182,7 +201,67 @@ const std::vector<uint32_t>* QporExplorer::runOf(const UEvent* e) const {
 
 bool QporExplorer::sectionPlacedByReplay(const UEvent& like) const {
     auto it = sections_->find(like.label.loc);
-    return it != sections_->end() && (it->second.severalRuns || it->second.mayBlock);
+    return it != sections_->end() && (it->second.severalRuns || it->second.mayBlock || it->second.runAccesses);
+}
+
+bool QporExplorer::runAccessesOf(const UEvent& e) const {
+    if (!e.section) return false;
+    auto it = sections_->find(e.label.loc);
+    return it != sections_->end() && it->second.runAccesses;
+}
+
+// An event of a site whose runs differ has only its own run's accesses; its earlier placements are walked from the
+// site's footprint (every resource a run at another history may touch, each with its strongest mode), with the
+// parents [e] gives them, and each candidate is replayed (sectionPlacements). Its causes are e's: the readers that
+// precede e's writes are the original placement's.
+void QporExplorer::footprintLike(const UEvent& e, UEvent& like) const {
+    like.thread = e.thread;
+    like.choice = e.choice;
+    like.label = e.label;
+    like.pt = e.pt;
+    like.causes = e.causes;
+    like.baseCauses = e.baseCauses;
+    like.section = true;
+    like.sectionRuns = e.sectionRuns;
+    std::vector<UEvent*> preds(e.causes.begin(), e.causes.end());
+    if (e.pt) preds.push_back(e.pt);
+    for (const Access& a : e.accesses)
+        if (a.parent) preds.push_back(a.parent);
+    like.accesses = sections_->at(e.label.loc).footprint;
+    for (Access& a : like.accesses) {
+        const Access* own = e.access(a.res);
+        a.parent = own ? own->parent : es_.treeMaxOf(preds, a.res);
+    }
+}
+
+// The event of run `r` at the history [preds], for a site whose runs differ: the run's own accesses with their
+// parents there, and before each write the last read of its parent by every other thread — the history eventFor
+// gives it when [preds] is C, and nothing of [preds] beyond it (the placement walk's anchors and readers chose
+// [preds] for the footprint's accesses; a run that touches less has a smaller history, the same for several
+// candidates: one event). The run is the same at that history: it reads only its accesses' parents' values.
+// `s` holds the base causes (baseCauses of them) on entry.
+void QporExplorer::runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const {
+    s.causes.resize(s.baseCauses);
+    s.accesses = r.accesses;
+    size_t threads = 0;
+    for (const UEvent* p : preds)
+        if (p) threads = std::max(threads, p->summary.tmax().size());
+    for (Access& a : s.accesses) a.parent = es_.treeMaxOf(preds, a.res);
+    for (const Access& a : s.accesses) {
+        if (a.mode != Mode::Write) continue;
+        for (ThreadId u = 0; u < threads; ++u) {
+            if (u == s.thread) continue;
+            UEvent* last = nullptr; // u's last read of the word in [preds]: the deepest in u's thread tree
+            for (const UEvent* p : preds) {
+                if (!p) continue;
+                const SummaryEntry* m = p->summary.find(a.res, u);
+                if (m && (!last || m->ev->tnode.depth > last->tnode.depth)) last = m->ev;
+            }
+            if (last && last->access(a.res)->parent == a.parent &&
+                std::find(s.causes.begin() + s.baseCauses, s.causes.end(), last) == s.causes.end())
+                s.causes.push_back(last);
+        }
+    }
 }
 
 std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
@@ -201,8 +280,9 @@ std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
     SectionSite& site = (*sections_)[pending.loc];
     site.used = true;
     for (const SectionRun& r : runs.runs) {
-        if (widens(r.accesses, site.footprint)) sectionsWidened_ = true;
-        UEvent* e = eventFor(t, runChoice(runs, r), pending, &site.footprint, &r.joins);
+        if (!site.runAccesses && widens(r.accesses, site.footprint)) sectionsWidened_ = true;
+        UEvent* e = eventFor(t, runChoice(runs, r), pending, site.runAccesses ? &r.accesses : &site.footprint, &r.joins);
+        hasRunAccessSites_ = hasRunAccessSites_ || site.runAccesses;
         e->section = true;
         e->sectionRuns = site.severalRuns;
         out.push_back(e);
@@ -392,13 +472,15 @@ void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, 
                 ++s.baseCauses;
             }
         }
-        // The same footprint, so the same resource parents as `like`'s placement.
+        // The same footprint, so the same resource parents as `like`'s placement — or, where the site's runs
+        // differ, the run's own accesses and the part of [preds] they need.
+        if (site.runAccesses) runSpecAt(r, preds, s);
+        else if (widens(r.accesses, site.footprint)) sectionsWidened_ = true;
         bool created = false;
         UEvent* e = es_.findOrCreate(s, &created);
         if (created) ++cexEvents_;
         e->section = true;
         e->sectionRuns = site.severalRuns;
-        if (widens(r.accesses, site.footprint)) sectionsWidened_ = true;
         if (e != &like) es_.addToU(e);
     }
 }
