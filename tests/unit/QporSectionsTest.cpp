@@ -68,14 +68,15 @@ TEST(QporSections, AFailedRunThatWritesLessReadsOnly) {
     EXPECT_EQ(q.stats.ssb, 0u);
 }
 
-// Where a site's runs touch different resources — by a nondet value (two runs at one history) or by what the section
-// reads (one run at a history, another elsewhere) — its events keep the footprint (SectionSite::footprintOnly): with
-// its own run's accesses, the run that writes x0 placed after t1's read of x0 (final state x0 = 2, x1 = 0) was made
-// by no walk — the other run's event, which touches x1 only, has no place on x0's chain to place it from — and that
-// final state was missed (the first version of runAccesses; the differential run with assumes, seed 37). By hand,
-// with dfs's events: the section before t1's write, between its write and read (the assume fails: blocked), after
-// its read; or writing x1 before or after t1's read of x1 — 3 final states.
-TEST(QporSections, RunsOfDifferentResourcesKeepTheFootprint) {
+// A section whose runs touch different words: by a nondet value (two runs at one history: its events keep the
+// footprint, SectionSite::footprintOnly) or by what it reads (one run at a history: each event has every word of the
+// footprint, with a read of those its run left alone, SectionSite::runAccesses). With only its own run's words, the
+// run that writes x0 placed after t1's read of x0 (final state x0 = 2, x1 = 0) was made by no walk — the other run's
+// event, which touches x1 only, has no place on x0's chain to place it from — and that final state was missed (a
+// first version of runAccesses; the differential run with assumes, seed 37). By hand, with dfs's events: the section
+// before t1's write, between its write and read (the assume fails: blocked), after its read; or writing x1 before or
+// after t1's read of x1 — 3 final states.
+TEST(QporSections, RunsThatTouchDifferentWordsMissNoFinalState) {
     const std::string head = R"(#include <pthread.h>
 void __VERIFIER_assume(int); void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);
 int __VERIFIER_nondet_int(void);

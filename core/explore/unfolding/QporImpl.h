@@ -66,14 +66,15 @@ public:
         // Some run ended holding a mutex it locked (mutexFreeAfter: otherwise the section leaves every mutex it
         // takes free, whatever its first action — a lock — says).
         bool holdsMutex = false;
-        // Its runs touch the same resources but not alike — a write where another run reads (`if (x == 0) x = 1;`,
-        // a compare-exchange that fails in some runs) — and it has one run at any history: each event has its own
-        // run's accesses, a function of its history's parents as a compare-exchange's outcome is, and every
-        // placement is made by replay (Sections.cpp, runSpecAt); the footprint only enumerates candidate histories.
+        // Its runs touch its words not alike — a write where another run reads or leaves the word alone
+        // (`if (x == 0) x = 1;`, a compare-exchange that fails in some runs) — and it has one run at any history: each
+        // event has its own run's accesses (a read of a word it left alone: runAccessesOf), a function of its history's
+        // parents as a compare-exchange's outcome is, and every placement is made by replay (Sections.cpp, runSpecAt);
+        // the footprint only enumerates candidate histories.
         bool runAccesses = false;
-        // Never so: some run touched other resources than another, or the site has several runs or blocks. Its runs'
-        // events then differ in their histories beyond their own resources' parents, and the other runs of an action
-        // placed at one event's history would not be all its siblings (DESIGN.md, "Atomic sections").
+        // Never so: the site has several runs at one history, or blocks, or a run leaves a mutex or condition variable
+        // of the footprint alone. Its runs at one history would differ in their histories, and the other runs of an
+        // action placed at one event's history would not be all its siblings (DESIGN.md, "Atomic sections").
         bool footprintOnly = false;
         bool used = false;             // events were made with what is known
     };
@@ -285,7 +286,9 @@ private:
                        std::vector<UEvent*>* lastOf = nullptr);
     std::vector<UEvent*> replayLast_; // sectionPlacements' scratch: replayHistory's lastOf
     void sectionPlacements(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds);
-    void runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const;
+    bool runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const;
+    bool runAccessesOf(const SectionRun& r, const SectionSite& site, std::vector<Access>& out) const;
+    std::vector<Access> runAccessScratch_;     // atomicSectionEvents'
     bool runAccessesOf(const UEvent& e) const; // e is an event of a section site whose runs differ
     void footprintLike(const UEvent& e, UEvent& like) const;
     void siblingsAfterNewRead(const UEvent* r);

@@ -159,10 +159,16 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
     // A run that reads where the footprint writes: from now on each event has its own run's accesses, so that such
     // a run is not ordered as if it wrote — unless the site's runs touch different resources, have several outcomes
     // or block (SectionSite::footprintOnly).
-    const bool sameResources = std::all_of(runs.runs.begin(), runs.runs.end(), [&](const SectionRun& r) {
-        return r.accesses.size() == site.footprint.size();
-    });
-    if (!site.footprintOnly && (site.severalRuns || site.mayBlock || !sameResources)) {
+    // A run may leave words of the footprint alone: its event reads them (runAccessesOf), as every run then has every
+    // resource of the footprint. Not a mutex or condition variable, which has no reads.
+    auto syncLeftAlone = [&](const SectionRun& r) {
+        return std::any_of(site.footprint.begin(), site.footprint.end(), [&](const Access& a) {
+            return a.mode == Mode::Sync &&
+                   std::none_of(r.accesses.begin(), r.accesses.end(), [&](const Access& b) { return b.res == a.res; });
+        });
+    };
+    if (!site.footprintOnly && (site.severalRuns || site.mayBlock ||
+                                std::any_of(runs.runs.begin(), runs.runs.end(), syncLeftAlone))) {
         site.footprintOnly = true;
         if (site.runAccesses) {
             site.runAccesses = false;
@@ -204,6 +210,23 @@ bool QporExplorer::sectionPlacedByReplay(const UEvent& like) const {
     return it != sections_->end() && (it->second.severalRuns || it->second.mayBlock || it->second.runAccesses);
 }
 
+// A run's accesses as its event has them at a site whose runs differ (SectionSite::runAccesses): every resource of
+// the footprint, with the run's mode where it touched it and a read where it did not. With the same resources in
+// every run, the events of the site are one action's whose modes are a function of the history, as a compare-
+// exchange's are — a run whose event had fewer resources had siblings no walk made (a run that writes x placed
+// after a read of x that a sibling touching only y runs beside: QporSections.RunsThatTouchDifferentWords...). The read
+// of a word it left alone orders it against that word's writes: sound, sections_widened says so.
+bool QporExplorer::runAccessesOf(const SectionRun& r, const SectionSite& site, std::vector<Access>& out) const {
+    out = site.footprint;
+    bool leftAlone = false;
+    for (Access& a : out) {
+        auto own = std::find_if(r.accesses.begin(), r.accesses.end(), [&](const Access& b) { return b.res == a.res; });
+        leftAlone = leftAlone || own == r.accesses.end();
+        a.mode = own == r.accesses.end() ? Mode::Read : own->mode;
+    }
+    return leftAlone;
+}
+
 bool QporExplorer::runAccessesOf(const UEvent& e) const {
     if (!e.section) return false;
     auto it = sections_->find(e.label.loc);
@@ -234,15 +257,15 @@ void QporExplorer::footprintLike(const UEvent& e, UEvent& like) const {
     }
 }
 
-// The event of run `r` at the history [preds], for a site whose runs differ: the run's own accesses with their
-// parents there, and before each write the last read of its parent by every other thread — the history eventFor
-// gives it when [preds] is C, and nothing of [preds] beyond it (the placement walk's anchors and readers chose
-// [preds] for the footprint's accesses; a run that touches less has a smaller history, the same for several
-// candidates: one event). The run is the same at that history: it reads only its accesses' parents' values.
-// `s` holds the base causes (baseCauses of them) on entry.
-void QporExplorer::runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const {
+// The event of run `r` at the history [preds], for a site whose runs differ: the run's accesses (runAccessesOf) with
+// their parents there, and before each write the last read of its parent by every other thread — the history
+// eventFor gives it when [preds] is C, and nothing of [preds] beyond it (the placement walk's anchors and readers
+// chose [preds] for the footprint's writes; a run that reads a word has no readers before it there, the same event
+// for several candidates). The run is the same at that history: it reads only its accesses' parents' values.
+// `s` holds the base causes (baseCauses of them) on entry. True when the run left a word of the footprint alone.
+bool QporExplorer::runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const {
     s.causes.resize(s.baseCauses);
-    s.accesses = r.accesses;
+    const bool leftAlone = runAccessesOf(r, sections_->at(s.label.loc), s.accesses);
     size_t threads = 0;
     for (const UEvent* p : preds)
         if (p) threads = std::max(threads, p->summary.tmax().size());
@@ -262,6 +285,7 @@ void QporExplorer::runSpecAt(const SectionRun& r, const std::vector<UEvent*>& pr
                 s.causes.push_back(last);
         }
     }
+    return leftAlone;
 }
 
 std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
@@ -280,8 +304,10 @@ std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
     SectionSite& site = (*sections_)[pending.loc];
     site.used = true;
     for (const SectionRun& r : runs.runs) {
-        if (!site.runAccesses && widens(r.accesses, site.footprint)) sectionsWidened_ = true;
-        UEvent* e = eventFor(t, runChoice(runs, r), pending, site.runAccesses ? &r.accesses : &site.footprint, &r.joins);
+        std::vector<Access>& own = runAccessScratch_;
+        if (site.runAccesses) sectionsWidened_ |= runAccessesOf(r, site, own);
+        else if (widens(r.accesses, site.footprint)) sectionsWidened_ = true;
+        UEvent* e = eventFor(t, runChoice(runs, r), pending, site.runAccesses ? &own : &site.footprint, &r.joins);
         hasRunAccessSites_ = hasRunAccessSites_ || site.runAccesses;
         e->section = true;
         e->sectionRuns = site.severalRuns;
@@ -474,7 +500,7 @@ void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, 
         }
         // The same footprint, so the same resource parents as `like`'s placement — or, where the site's runs
         // differ, the run's own accesses and the part of [preds] they need.
-        if (site.runAccesses) runSpecAt(r, preds, s);
+        if (site.runAccesses) sectionsWidened_ |= runSpecAt(r, preds, s);
         else if (widens(r.accesses, site.footprint)) sectionsWidened_ = true;
         bool created = false;
         UEvent* e = es_.findOrCreate(s, &created);

@@ -7,17 +7,16 @@
  * compare-exchange in a section was a write of the footprint.
  * Default: the expected value (5) is never there, so every compare-exchange fails: three reads of one word commute,
  * 1 trace; qpor took 6 executions (3! orders of three "writes"), now 1.
- * -DWINS: the expected value is the initial 0, so the first section to run wins (writes 1) and the other two fail:
- * traces (derived) = which thread wins, 3 (the losers' reads commute). qpor explores 6 here: the site's footprint
- * is a write (one run wrote), so its losing runs are writes too (sections_widened) — sound, at least one execution
- * per trace, not one. FIXME(optimality): deciding a section's compare-exchange by its history, as outside sections
- * (casFailsAfter), would give 3.
+ * -DWINS: the expected value is the initial 0, so the first section to run wins (writes x and won[id]) and the other
+ * two fail: traces (derived) = which thread wins, 3 (the losers' reads commute). qpor gives each event its own run's
+ * accesses here (one run per history: SectionSite::runAccesses) — a loser reads x and the word won[id] it left alone,
+ * which nobody else writes — and explores 3; with the footprint's writes for every run it explored 6.
  *
  * expect: => verdict=safe errors=none executions=44 traces=1 blocked=0 final_states=1
  * expect: --algo=qpor => verdict=safe errors=none executions=1 blocked=0 ssb=0 final_states=1
  * expect: --algo=vhb => verdict=safe errors=none executions=1 blocked=0 final_states=1
  * expect: -DWINS => verdict=safe errors=none executions=44 traces=3 blocked=0 final_states=3
- * expect: --algo=qpor -DWINS => verdict=safe errors=none executions=6 blocked=0 ssb=0 final_states=3
+ * expect: --algo=qpor -DWINS => verdict=safe errors=none executions=3 blocked=0 ssb=0 final_states=3
  * expect: --algo=vhb -DWINS => verdict=safe errors=none executions=3 blocked=0 final_states=3
  */
 #include <assert.h>
