@@ -156,11 +156,11 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
         site.mayBlock = true;
         changed = true;
     }
-    // A run that reads where the footprint writes: from now on each event has its own run's accesses, so that such
-    // a run is not ordered as if it wrote — unless the site's runs touch different resources, have several outcomes
-    // or block (SectionSite::footprintOnly).
-    // A run may leave words of the footprint alone: its event reads them (runAccessesOf), as every run then has every
-    // resource of the footprint. Not a mutex or condition variable, which has no reads.
+    // A run that touches less than the footprint (a read where it writes, a word it leaves alone): from now on each
+    // event has its own run's accesses (runAccessesOf: a read of a word it leaves alone, so that every event of the
+    // site has every resource of the footprint), so that such a run is not ordered as if it wrote — unless the site
+    // has several runs at one history, or blocks, or a run leaves a mutex or condition variable alone, which has no
+    // reads (SectionSite::footprintOnly).
     auto syncLeftAlone = [&](const SectionRun& r) {
         return std::any_of(site.footprint.begin(), site.footprint.end(), [&](const Access& a) {
             return a.mode == Mode::Sync &&
@@ -233,10 +233,11 @@ bool QporExplorer::runAccessesOf(const UEvent& e) const {
     return it != sections_->end() && it->second.runAccesses;
 }
 
-// An event of a site whose runs differ has only its own run's accesses; its earlier placements are walked from the
-// site's footprint (every resource a run at another history may touch, each with its strongest mode), with the
-// parents [e] gives them, and each candidate is replayed (sectionPlacements). Its causes are e's: the readers that
-// precede e's writes are the original placement's.
+// An event of a site whose runs differ has its own run's modes; its earlier placements are walked from the site's
+// footprint (each resource with its strongest mode: a write's candidates include a read's, which runSpecAt keeps the
+// read's part of), with e's parents, and each candidate is replayed (sectionPlacements). Its causes are e's: the
+// readers that precede e's writes are the original placement's. (A resource e lacks — none while the footprint is
+// the one e was made with — takes its parent from [e].)
 void QporExplorer::footprintLike(const UEvent& e, UEvent& like) const {
     like.thread = e.thread;
     like.choice = e.choice;
