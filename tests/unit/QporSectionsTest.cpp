@@ -69,13 +69,13 @@ TEST(QporSections, AFailedRunThatWritesLessReadsOnly) {
 }
 
 // A section whose runs touch different words: by a nondet value (two runs at one history: its events keep the
-// footprint, SectionSite::footprintOnly) or by what it reads (one run at a history: each event has every word of the
-// footprint, with a read of those its run left alone, SectionSite::runAccesses). With only its own run's words, the
-// run that writes x0 placed after t1's read of x0 (final state x0 = 2, x1 = 0) was made by no walk — the other run's
-// event, which touches x1 only, has no place on x0's chain to place it from — and that final state was missed (a
-// first version of runAccesses; the differential run with assumes, seed 37). By hand, with dfs's events: the section
-// before t1's write, between its write and read (the assume fails: blocked), after its read; or writing x1 before or
-// after t1's read of x1 — 3 final states.
+// footprint, SectionSite::footprintOnly) or by what it reads (one run at a history; no run reads a word another
+// writes, so its events keep the footprint too). With only its own run's words, the run that writes x0 placed after
+// t1's read of x0 (final state x0 = 2, x1 = 0) was made by no walk — the other run's event, which touches x1 only,
+// has no place on x0's chain to place it from — and that final state was missed (a first version of runAccesses;
+// the differential run with assumes, seed 37). By hand, with dfs's events: the section before t1's write, between
+// its write and read (the assume fails: blocked), after its read; or writing x1 before or after t1's read of x1 —
+// 3 final states.
 TEST(QporSections, RunsThatTouchDifferentWordsMissNoFinalState) {
     const std::string head = R"(#include <pthread.h>
 void __VERIFIER_assume(int); void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);
@@ -119,6 +119,44 @@ int main(void) {
         EXPECT_GE(q.stats.executions + q.stats.blocked, *dfs.stats.mazurkiewiczTraces);
         EXPECT_EQ(q.stats.ssb, 0u);
     }
+}
+
+// A section whose runs read a word another run writes (x1) gives each event its run's accesses, and a run that leaves
+// a word of the footprint alone (x0, when x2 is set) reads it there (QporExplorer::runAccessesOf): t2 sets x2 first,
+// so the section's first event writes x1 only, and t1 reads x0 after it; the section's sibling that writes x0 after
+// that read (x2 still 0: final g = 0, x0 = 1) follows a read of x0 made after the event — found only because the
+// event reads x0 too (siblingsAfterNewRead), not when it had x1 alone (2 of the 3 final states). By hand, with dfs's
+// events: the section before t2's write, writing x0 before or after t1's read; or after it, writing x1: 3 traces.
+TEST(QporSections, ARunLeavesAWordAloneAndReadsIt) {
+    const std::string src = R"(#include <pthread.h>
+void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);
+int x0, x1, x2, g = -1;
+void *t0(void *arg) {
+  __VERIFIER_atomic_begin(); if (x2) x1 = 5; else x0 = x1 + 1; __VERIFIER_atomic_end();
+  return 0;
+}
+void *t1(void *arg) { g = x0; return 0; }
+void *t2(void *arg) { x2 = 1; return 0; }
+int main(void) {
+  pthread_t h[3];
+  pthread_create(&h[2], 0, t2, 0);
+  pthread_create(&h[0], 0, t0, 0);
+  pthread_create(&h[1], 0, t1, 0);
+  pthread_join(h[0], 0); pthread_join(h[1], 0); pthread_join(h[2], 0);
+  return 0;
+})";
+    skein::test::Options o;
+    o.algorithm = "dfs";
+    const auto dfs = checkSource(src, o);
+    ASSERT_EQ(dfs.stats.finalStates, 3u);
+    ASSERT_EQ(*dfs.stats.mazurkiewiczTraces, 3u);
+    o.algorithm = "qpor";
+    const auto q = checkSource(src, o);
+    EXPECT_EQ(errorSet(q), errorSet(dfs));
+    EXPECT_EQ(q.stats.finalStates, 3u);
+    EXPECT_EQ(q.stats.executions + q.stats.blocked, 3u);
+    EXPECT_EQ(q.stats.extra.at("sections_widened"), 1.0); // the read of x0 it left alone
+    EXPECT_EQ(q.stats.ssb, 0u);
 }
 
 // A section whose run reads a word in one history and writes it in another, by what it reads elsewhere (y), gives

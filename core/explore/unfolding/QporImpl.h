@@ -66,8 +66,8 @@ public:
         // Some run ended holding a mutex it locked (mutexFreeAfter: otherwise the section leaves every mutex it
         // takes free, whatever its first action — a lock — says).
         bool holdsMutex = false;
-        // Its runs touch its words not alike — a write where another run reads or leaves the word alone
-        // (`if (x == 0) x = 1;`, a compare-exchange that fails in some runs) — and it has one run at any history: each
+        // A run reads a word that another run writes (`if (x == 0) x = 1;`, a compare-exchange that fails in some
+        // runs; Sections.cpp observeSite) and the site has one run at any history: each
         // event has its own run's accesses (a read of a word it left alone: runAccessesOf), a function of its history's
         // parents as a compare-exchange's outcome is, and every placement is made by replay (Sections.cpp, runSpecAt);
         // the footprint only enumerates candidate histories.
