@@ -121,69 +121,22 @@ int main(void) {
     }
 }
 
-// A section whose runs read a word another run writes (x1) gives each event its run's accesses, and a run that leaves
-// a word of the footprint alone (x0, when x2 is set) reads it there (QporExplorer::runAccessesOf): t2 sets x2 first,
-// so the section's first event writes x1 only, and t1 reads x0 after it; the section's sibling that writes x0 after
-// that read (x2 still 0: final g = 0, x0 = 1) follows a read of x0 made after the event — found only because the
-// event reads x0 too (siblingsAfterNewRead), not when it had x1 alone (2 of the 3 final states). By hand, with dfs's
-// events: the section before t2's write, writing x0 before or after t1's read; or after it, writing x1: 3 traces.
-TEST(QporSections, ARunLeavesAWordAloneAndReadsIt) {
-    const std::string src = R"(#include <pthread.h>
-void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);
-int x0, x1, x2, g = -1;
-void *t0(void *arg) {
-  __VERIFIER_atomic_begin(); if (x2) x1 = 5; else x0 = x1 + 1; __VERIFIER_atomic_end();
-  return 0;
-}
-void *t1(void *arg) { g = x0; return 0; }
-void *t2(void *arg) { x2 = 1; return 0; }
-int main(void) {
-  pthread_t h[3];
-  pthread_create(&h[2], 0, t2, 0);
-  pthread_create(&h[0], 0, t0, 0);
-  pthread_create(&h[1], 0, t1, 0);
-  pthread_join(h[0], 0); pthread_join(h[1], 0); pthread_join(h[2], 0);
-  return 0;
-})";
-    skein::test::Options o;
-    o.algorithm = "dfs";
-    const auto dfs = checkSource(src, o);
-    ASSERT_EQ(dfs.stats.finalStates, 3u);
-    ASSERT_EQ(*dfs.stats.mazurkiewiczTraces, 3u);
-    o.algorithm = "qpor";
-    const auto q = checkSource(src, o);
-    EXPECT_EQ(errorSet(q), errorSet(dfs));
-    EXPECT_EQ(q.stats.finalStates, 3u);
-    EXPECT_EQ(q.stats.executions + q.stats.blocked, 3u);
-    EXPECT_EQ(q.stats.extra.at("sections_widened"), 1.0); // the read of x0 it left alone
-    EXPECT_EQ(q.stats.ssb, 0u);
-}
-
-// A section whose run reads a word in one history and writes it in another, by what it reads elsewhere (y), gives
-// each event its own run's accesses (SectionSite::runAccesses). Here t1 sets y first, so the section's first event
-// only reads x, and t2 reads x after it: the section's sibling that writes x after t2's read (y still 0: final
-// x = 1, y = 1, r2 = 0) was made by no walk — the section's walk was made before t2's read existed — until a new
-// read of a word such an event reads walks that event's placements again (QporExplorer::siblingsAfterNewRead).
-// By hand, with dfs's events: the section before t1's write, writing x, before or after t2's read; or after it,
-// reading x: 3 traces, 3 final states.
-TEST(QporSections, ASectionThatWritesOnlySometimesIsPlacedAfterALaterRead) {
-    const std::string src = R"(#include <pthread.h>
-void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);
-int x, y, r2 = -1;
-void *t0(void *arg) {
-  __VERIFIER_atomic_begin(); int t = x; if (y == 0) x = t + 1; __VERIFIER_atomic_end();
-  return 0;
-}
-void *t1(void *arg) { y = 1; return 0; }
-void *t2(void *arg) { r2 = x; return 0; }
-int main(void) {
-  pthread_t h[3];
-  pthread_create(&h[1], 0, t1, 0);
-  pthread_create(&h[0], 0, t0, 0);
-  pthread_create(&h[2], 0, t2, 0);
-  pthread_join(h[0], 0); pthread_join(h[1], 0); pthread_join(h[2], 0);
-  return 0;
-})";
+namespace {
+// Three threads: `setter` runs first, then the section, then `reader` — so that the section's first event sees what
+// the setter wrote and the reader reads after it. Every mode explores one execution per trace (3, by hand below)
+// and finds dfs's 3 final states; `widened` is what sections_widened must say.
+void expectSectionAfterSetterBeforeReader(const std::string& globals, const std::string& section,
+                                          const std::string& setter, const std::string& reader, double widened) {
+    const std::string src = "#include <pthread.h>\n"
+                            "void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);\n" +
+                            globals +
+                            "\nvoid *sec(void *arg) { __VERIFIER_atomic_begin(); " + section +
+                            " __VERIFIER_atomic_end(); return 0; }\n"
+                            "void *set(void *arg) { " + setter + " return 0; }\n"
+                            "void *get(void *arg) { " + reader + " return 0; }\n"
+                            "int main(void) {\n  pthread_t h[3];\n  pthread_create(&h[0], 0, set, 0);\n"
+                            "  pthread_create(&h[1], 0, sec, 0);\n  pthread_create(&h[2], 0, get, 0);\n"
+                            "  for (int i = 0; i < 3; i++) pthread_join(h[i], 0);\n  return 0;\n}\n";
     skein::test::Options o;
     o.algorithm = "dfs";
     const auto dfs = checkSource(src, o);
@@ -197,8 +150,34 @@ int main(void) {
         EXPECT_EQ(errorSet(q), errorSet(dfs));
         EXPECT_EQ(q.stats.finalStates, 3u);
         EXPECT_EQ(q.stats.executions + q.stats.blocked, 3u);
-        EXPECT_EQ(q.stats.extra.at("sections_widened"), 0.0);
+        EXPECT_EQ(q.stats.extra.at("sections_widened"), widened);
+        EXPECT_EQ(q.stats.ssb, 0u);
     }
+}
+} // namespace
+
+// A section whose run reads a word in one history and writes it in another, by what it reads elsewhere (y), gives
+// each event its own run's accesses (SectionSite::runAccesses). The setter sets y first, so the section's first
+// event only reads x, and the reader reads x after it: the section's sibling that writes x after that read (y still
+// 0: final x = 1, y = 1, r2 = 0) was made by no walk — the section's walk was made before the read existed — until a
+// new read of a word such an event reads walks that event's placements again (QporExplorer::siblingsAfterNewRead).
+// By hand, with dfs's events: the section before the setter's write, writing x, before or after the read; or after
+// it, reading x: 3 traces, 3 final states.
+TEST(QporSections, ASectionThatWritesOnlySometimesIsPlacedAfterALaterRead) {
+    expectSectionAfterSetterBeforeReader("int x, y, r2 = -1;", "int t = x; if (y == 0) x = t + 1;", "y = 1;", "r2 = x;",
+                                         0.0);
+}
+
+// A section whose runs read a word another run writes (x1) gives each event its run's accesses, and a run that leaves
+// a word of the footprint alone (x0, when x2 is set) reads it there (QporExplorer::runAccessesOf): the setter sets
+// x2 first, so the section's first event writes x1 only, and the reader reads x0 after it; the section's sibling
+// that writes x0 after that read (x2 still 0: final g = 0, x0 = 1) follows a read of x0 made after the event — found
+// only because the event reads x0 too (siblingsAfterNewRead), not when it had x1 alone (2 of the 3 final states).
+// By hand, with dfs's events: the section before the setter's write, writing x0 before or after the read; or after
+// it, writing x1: 3 traces. sections_widened: the read of x0 it left alone.
+TEST(QporSections, ARunLeavesAWordAloneAndReadsIt) {
+    expectSectionAfterSetterBeforeReader("int x0, x1, x2, g = -1;", "if (x2) x1 = 5; else x0 = x1 + 1;", "x2 = 1;",
+                                         "g = x0;", 1.0);
 }
 
 // A section that takes a mutex and releases it (t2's first) is one event whose label is its first action, the lock.
