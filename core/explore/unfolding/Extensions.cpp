@@ -494,6 +494,7 @@ bool QporExplorer::casFailsAfter(const model::Event& label, const UEvent* parent
         else if (w.kind == EventKind::Rmw) found = w.value2;
     }
     const uint64_t mask = label.size >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * label.size)) - 1;
+    if (!found) casUnknown_ = true;
     return found && ((*found ^ label.addr2) & mask) != 0;
 }
 

@@ -347,6 +347,7 @@ void QporExplorer::popNode() {
     st.extra["comb_spike_events"] = double(combSpikeEvents_);
     st.extra["cex_events"] = double(cexEvents_);
     st.extra["sections_widened"] = sectionsWidened_ ? 1 : 0; // 1: a section event touches more than its run
+    st.extra["cas_unknown"] = casUnknown_ ? 1 : 0; // 1: a compare-exchange whose parent does not tell was a write
     st.extra["enabled_lookups"] = double(enLookups_); // en(C) events looked up in U's index
     st.extra["enabled_reused"] = double(enReused_);   // ... and taken over from the parent configuration
     st.extra["placements_reused"] = double(placementsReused_);
