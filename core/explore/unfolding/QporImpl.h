@@ -67,10 +67,10 @@ public:
         // takes free, whatever its first action — a lock — says).
         bool holdsMutex = false;
         // A run reads a word that another run writes (`if (x == 0) x = 1;`, a compare-exchange that fails in some
-        // runs; Sections.cpp observeSite) and the site has one run at any history: each
-        // event has its own run's accesses (a read of a word it left alone: runAccessesOf), a function of its history's
-        // parents as a compare-exchange's outcome is, and every placement is made by replay (Sections.cpp, runSpecAt);
-        // the footprint only enumerates candidate histories.
+        // runs; Sections.cpp observeSite) and the site has one run at any history: each event has its own run's
+        // accesses (with a read of each word it left alone: runAccessesOf), a function of its history's parents as a
+        // compare-exchange's outcome is, and every placement is made by replay (runSpecAt); the footprint only
+        // enumerates the candidate histories.
         bool runAccesses = false;
         // Never so: the site has several runs at one history, or blocks, or a run leaves a mutex or condition variable
         // of the footprint alone. Its runs at one history would differ in their histories, and the other runs of an
