@@ -54,9 +54,10 @@ void qporAgreesWithDfs(GeneratorFlags flags, int programs) {
                 SCOPED_TRACE(std::string("--alt=") + mode);
                 ASSERT_EQ(errorSet(q), errorSet(dfs));
                 ASSERT_EQ(q.stats.finalStates, dfs.stats.finalStates);
-                // A section whose accesses depend on what it reads is one action with the union of its runs'
-                // accesses (a coarser independence than dfs's): then at least one execution per Mazurkiewicz trace.
-                // So is a compare-exchange after a write that does not tell its value (a section's, a library's).
+                // A section event with more than its run touched (its site's footprint, or a read of a word its run
+                // left alone: core/explore/unfolding/DESIGN.md, "Atomic sections") is a coarser independence than
+                // dfs's: then at least one execution per Mazurkiewicz trace. So is a compare-exchange after a write
+                // that does not tell its value (a section's, a library's).
                 auto flag = [&](const char* k) { return q.stats.extra.count(k) && q.stats.extra.at(k) > 0; };
                 bool widened = flag("sections_widened") || flag("cas_unknown");
                 if (widened) ++widenedPrograms[mode];
@@ -134,9 +135,10 @@ TEST(Differential, QporModesAgreeWithDfsWithWideCompareExchange) {
     qporAgreesWithDfs({.atomicSections = false, .cas = true, .wideCas = true}, 150);
 }
 
-// The same inside SV-COMP atomic sections: a section's footprint is the union of its runs' accesses, a failed
-// compare-exchange among them a read — a site whose compare-exchange never succeeds is a reader, one explored once
-// per trace (sections where it fails in some runs and succeeds in others are widened: at least once per trace).
+// The same inside SV-COMP atomic sections, and sections that write a word only when another holds some value: a
+// failed compare-exchange is a read of the section's accesses, and where one run reads a word another writes each
+// event has its own run's accesses (SectionSite::runAccesses) — one execution per trace, but for the programs
+// flagged sections_widened or cas_unknown (a compare-exchange after a section's write: at least one).
 TEST(Differential, QporModesAgreeWithDfsWithCompareExchangeInSections) {
     qporAgreesWithDfs({.atomicSections = false, .cas = true, .wideCas = true, .casInSections = true}, 300);
 }
