@@ -373,6 +373,16 @@ UEvent* EventStructure::treeMaxOf(const std::vector<UEvent*>& events, const Reso
     return best;
 }
 
+UEvent* EventStructure::lastReadOf(const std::vector<UEvent*>& events, const Resource& r, ThreadId t) const {
+    UEvent* best = nullptr; // t's reads are ordered by its thread tree: the deepest is the last
+    for (const UEvent* p : events) {
+        if (!p) continue;
+        const SummaryEntry* m = p->summary.find(r, t);
+        if (m && (!best || m->ev->tnode.depth > best->tnode.depth)) best = m->ev;
+    }
+    return best;
+}
+
 UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     predecessorsOf(spec, preds_);
     keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_, *this);

@@ -159,6 +159,8 @@ public:
     // The maximal event of resource r's tree in the union of the local configurations of `events` (assumed to be
     // a configuration); null when none of them has one.
     UEvent* treeMaxOf(const std::vector<UEvent*>& events, const Resource& r) const;
+    // The same for thread t's last read of word r there (the summaries' per-thread read entries); null when none.
+    UEvent* lastReadOf(const std::vector<UEvent*>& events, const Resource& r, ThreadId t) const;
 
     // U bookkeeping.
     void addToU(UEvent* e);

@@ -733,7 +733,7 @@ void QporExplorer::siblingsAfterNewRead(const UEvent* r) {
     for (const Access& a : r->accesses) {
         if (a.mode != Mode::Read || a.res.kind() != ResKind::Memory) continue;
         for (UEvent* e : F_.readsOf(a.res)) { // the walks do not change C
-            if (e == r || e->thread == r->thread || !runAccessesOf(*e)) continue;
+            if (e == r || e->thread == r->thread || !hasRunAccesses(*e)) continue;
             const Access* own = e->access(a.res);
             if (!own || own->mode != Mode::Read || own->parent != a.parent) continue;
             if (std::find(done.begin(), done.end(), e) != done.end()) continue;
@@ -756,7 +756,7 @@ void QporExplorer::addConflictingExtensions(UEvent* e) {
     // it) — so the placements made when e was executed before are still in U unless pruning dropped events since.
     // Atomic sections are placed each time: what their runs touch is learned as the exploration goes.
     if (!e->placed || e->section) {
-        if (runAccessesOf(*e)) {
+        if (hasRunAccesses(*e)) {
             UEvent like;
             footprintLike(*e, like);
             earlierPlacements(&like);

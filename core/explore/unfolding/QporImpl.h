@@ -292,7 +292,7 @@ private:
     bool runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const;
     bool runAccessesOf(const SectionRun& r, const SectionSite& site, std::vector<Access>& out) const;
     std::vector<Access> runAccessScratch_;     // atomicSectionEvents'
-    bool runAccessesOf(const UEvent& e) const; // e is an event of a section site whose runs differ
+    bool hasRunAccesses(const UEvent& e) const; // e is an event of a section site whose runs differ
     void footprintLike(const UEvent& e, UEvent& like) const;
     void siblingsAfterNewRead(const UEvent* r);
     std::vector<UEvent*> siblingsDone_; // siblingsAfterNewRead's

@@ -221,7 +221,7 @@ bool QporExplorer::sectionPlacedByReplay(const UEvent& like) const {
 // the footprint, with the run's mode where it touched it and a read where it did not. With the same resources in
 // every run, the events of the site are one action's whose modes are a function of the history, as a compare-
 // exchange's are — a run whose event had fewer resources had siblings no walk made (a run that writes x placed
-// after a read of x that a sibling touching only y runs beside: QporSections.RunsThatTouchDifferentWords...). The read
+// after a read of x that a sibling touching only y runs beside: QporSections.ARunLeavesAWordAloneAndReadsIt). The read
 // of a word it left alone orders it against that word's writes: sound, sections_widened says so.
 bool QporExplorer::runAccessesOf(const SectionRun& r, const SectionSite& site, std::vector<Access>& out) const {
     out = site.footprint;
@@ -234,7 +234,7 @@ bool QporExplorer::runAccessesOf(const SectionRun& r, const SectionSite& site, s
     return leftAlone;
 }
 
-bool QporExplorer::runAccessesOf(const UEvent& e) const {
+bool QporExplorer::hasRunAccesses(const UEvent& e) const {
     if (!e.section) return false;
     auto it = sections_->find(e.label.loc);
     return it != sections_->end() && it->second.runAccesses;
@@ -282,12 +282,7 @@ bool QporExplorer::runSpecAt(const SectionRun& r, const std::vector<UEvent*>& pr
         if (a.mode != Mode::Write) continue;
         for (ThreadId u = 0; u < threads; ++u) {
             if (u == s.thread) continue;
-            UEvent* last = nullptr; // u's last read of the word in [preds]: the deepest in u's thread tree
-            for (const UEvent* p : preds) {
-                if (!p) continue;
-                const SummaryEntry* m = p->summary.find(a.res, u);
-                if (m && (!last || m->ev->tnode.depth > last->tnode.depth)) last = m->ev;
-            }
+            UEvent* last = es_.lastReadOf(preds, a.res, u);
             if (last && last->access(a.res)->parent == a.parent &&
                 std::find(s.causes.begin() + s.baseCauses, s.causes.end(), last) == s.causes.end())
                 s.causes.push_back(last);
