@@ -2,6 +2,8 @@
 // phase's estimated share of the time must be its true share, also when the sequence of phases is periodic with a
 // period that a fixed sampling gap would line up with.
 #include <array>
+#include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -38,7 +40,7 @@ shares(const std::vector<Step>& pattern, int rounds) {
     clock.enter(Clock::Other); // closes the last phase
     std::array<double, Clock::kPhases> est{};
     double sum = 0;
-    for (int p = 0; p < Clock::kPhases; ++p) sum += est[p] = clock.ms(Clock::Phase(p));
+    for (int p = 0; p < Clock::kPhases; ++p) sum += est[p] = clock.ms(Clock::Phase(p), total);
     for (int p = 0; p < Clock::kPhases; ++p) est[p] /= sum, truth[p] /= total;
     return {est, truth};
 }
@@ -68,6 +70,26 @@ TEST(PhaseClock, AFewSwitchesStillGiveASplit) {
     double sum = 0;
     for (double e : est) sum += e;
     EXPECT_NEAR(sum, 1.0, 1e-9); // the first interval is always sampled: never an all-zero split
+}
+
+TEST(PhaseClock, TheSetUpBeforeTheClockIsOthersAndThePhasesAddUpToTheElapsedTime) {
+    // Built 5 ms after the exploration started (the executor and the explorer set up): those 5 ms are Other's, and
+    // the sampled ticks share out the rest of the 20 ms.
+    Clock clock(std::chrono::steady_clock::now() - std::chrono::milliseconds(5));
+    clock.enter(Clock::Execute);
+    FakeTicks::t += 300;
+    clock.enter(Clock::Extensions);
+    FakeTicks::t += 100;
+    clock.enter(Clock::Other);
+    const double elapsed = 20;
+    double sum = 0;
+    for (int p = 0; p < Clock::kPhases; ++p) sum += clock.ms(Clock::Phase(p), elapsed);
+    EXPECT_NEAR(sum, elapsed, 1e-9);
+    // Only the first interval (Execute) is sampled for sure; the second may be: Execute's share of the 15 ms is 1
+    // or 3/4, the setup's 5 ms go to Other, and at most a few microseconds pass between `now()` and the clock.
+    const double execute = clock.ms(Clock::Execute, elapsed);
+    EXPECT_TRUE(std::abs(execute - 15) < 0.01 || std::abs(execute - 11.25) < 0.01) << execute;
+    EXPECT_NEAR(clock.ms(Clock::Other, elapsed), 5, 0.01);
 }
 
 } // namespace

@@ -1,13 +1,14 @@
 #pragma once
 // Time per phase of the qpor explorer (QporImpl.h), sampled. A template over its tick source so that the sampling
 // can be tested against a fake clock (tests/unit/PhaseClockTest.cpp).
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 
 namespace skein::explore::unfolding {
 
 // Per-phase time accounting (issue 3's split: running the program, en(C), the comb, cex(C); `Other` is the rest:
-// the errors, races and counterexamples of maximal configurations, popping the stack). A phase lasts from the switch
+// setting up, the errors, races and counterexamples of maximal configurations, popping the stack). A phase lasts from the switch
 // into it to the next switch. The clock is the CPU's time-stamp counter, ~12 ns a reading here (AMD EPYC under
 // Firecracker), where clock_gettime costs ~33 ns; read at every switch — about four per explored event, 46 in an
 // exploration of use_after_free — it was 3-5 % of a small exploration (17.8 → 16.9 µs with no readings at all).
@@ -23,7 +24,10 @@ template <class Ticks> class BasicPhaseClock {
 public:
     enum Phase : uint8_t { Other, Execute, Extensions, Comb, Cex, kPhases };
     static constexpr uint32_t kMeanGap = 8;
-    BasicPhaseClock() : s0_(std::chrono::steady_clock::now()) {}
+    // `start` is when the exploration started (its elapsed time counts from there): the time until this clock is
+    // built — the executor and the explorer set up, much of a cold exploration of a few events — is Other's.
+    explicit BasicPhaseClock(std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now())
+        : setupMs_(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()) {}
     // Ends the current phase and starts p.
     void enter(Phase p) {
         if (open_) [[unlikely]] {
@@ -38,17 +42,19 @@ public:
         }
         current_ = p;
     }
-    // The estimated time spent in p up to the last switch.
-    double ms(Phase p) const {
-        const double total =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s0_).count();
+    // The estimated time spent in p of an exploration that took `elapsedMs` from its start: the set-up time for
+    // Other, and the rest shared out by the sampled ticks. The phases add up to `elapsedMs`.
+    double ms(Phase p, double elapsedMs) const {
+        const double setup = std::min(setupMs_, elapsedMs);
         uint64_t sampled = 0;
         for (uint64_t t : spent_) sampled += t;
-        return sampled ? double(spent_[p]) * total / double(sampled) : 0;
+        const double shared = sampled ? double(spent_[p]) * (elapsedMs - setup) / double(sampled)
+                                      : (p == Other ? elapsedMs - setup : 0);
+        return shared + (p == Other ? setup : 0);
     }
 
 private:
-    std::chrono::steady_clock::time_point s0_;
+    double setupMs_;
     uint64_t start_ = 0;
     uint64_t spent_[kPhases] = {};
     uint32_t countdown_ = 1; // switches until the next sampled interval starts

@@ -46,7 +46,7 @@ QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, O
                            int sectionRestarts)
     : prog_(p), opts_(o), obs_(obs), altK_(altK), clock_(o, start), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
       F_(std::max(2u, o.skipStep)), errors_(o, obs), sections_(&sections), segments_(&segments),
-      restarts_(sectionRestarts),
+      restarts_(sectionRestarts), phase_(start),
       pruneThreshold_(o.qporPruneThreshold) {
     // A small exploration's buffers in one allocation each rather than grown by doubling from one element: on an
     // exploration of a dozen events the growth was ~5 % of qpor's instructions (bench/README.md).
@@ -357,11 +357,11 @@ void QporExplorer::popNode() {
     st.extra["race_events_fed"] = double(races_.eventsFed());
     st.extra["race_events_reused"] = double(races_.eventsReused());
     st.extra["replayed_steps"] = double(replayedSteps_);
-    st.extra["ms_execute"] = phase_.ms(PhaseClock::Execute);
-    st.extra["ms_extensions"] = phase_.ms(PhaseClock::Extensions);
-    st.extra["ms_comb"] = phase_.ms(PhaseClock::Comb);
-    st.extra["ms_cex"] = phase_.ms(PhaseClock::Cex);
-    st.extra["ms_other"] = phase_.ms(PhaseClock::Other);
+    st.extra["ms_execute"] = phase_.ms(PhaseClock::Execute, st.elapsedMs);
+    st.extra["ms_extensions"] = phase_.ms(PhaseClock::Extensions, st.elapsedMs);
+    st.extra["ms_comb"] = phase_.ms(PhaseClock::Comb, st.elapsedMs);
+    st.extra["ms_cex"] = phase_.ms(PhaseClock::Cex, st.elapsedMs);
+    st.extra["ms_other"] = phase_.ms(PhaseClock::Other, st.elapsedMs);
     st.extra["section_restarts"] = restarts_;
     st.extra["segment_restarts"] = segments_->restarts(); // of the attempts so far: this one is the last
     st.extra["segmented_objects"] = double(segments_->segmentedObjects());
