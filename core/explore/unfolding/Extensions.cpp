@@ -720,32 +720,39 @@ void QporExplorer::readsFromNewWrite(UEvent* w) {
     }
 }
 
-// An event of a section whose run read a word (SectionSite::runAccesses) has siblings — its action at a history whose
-// other parents make it write the word — that follow reads of the word made after it in C: its walk, made when it
-// was executed, did not have them among its parent's readers, and no other walk makes them (a read's placements
-// move the read, not the section). So when `r` reads a word that such an event of C reads from the same write, that
-// event's placements are walked again, with r among the readers. (Without it, a section `t = x; if (y == 0) x = t + 1;`
-// run after y = 1, then a read of x, missed the final state where the section wrote x after that read:
-// tests/unit/QporSectionsTest.cpp.)
-void QporExplorer::siblingsAfterNewRead(const UEvent* r) {
-    std::vector<UEvent*>& done = siblingsDone_;
-    done.clear();
-    for (const Access& a : r->accesses) {
-        if (a.mode != Mode::Read || a.res.kind() != ResKind::Memory) continue;
-        for (UEvent* e : F_.readsOf(a.res)) { // the walks do not change C
-            if (e == r || e->thread == r->thread || !hasRunAccesses(*e)) continue;
-            const Access* own = e->access(a.res);
-            if (!own || own->mode != Mode::Read || own->parent != a.parent) continue;
-            if (std::find(done.begin(), done.end(), e) != done.end()) continue;
-            done.push_back(e);
-            if (es_.leq(e, r)) continue; // r follows e: no sibling of e follows r
-            UEvent like;
-            footprintLike(*e, like);
-            siblingsOf_ = e;
-            earlierPlacements(&like);
-            siblingsOf_ = nullptr;
-            if (footprintGrew_ || unsupported_) return;
-        }
+// An event a of C at a section site whose runs differ (SectionSite::runAccesses) has siblings — its action at a
+// history whose parents make it run otherwise — that follow events of C which a runs beside: a walk made before such
+// an event n joined C did not have it. So when n touches a resource of a's footprint that a leaves alone, or reads
+// the write a reads (a sibling may overwrite it after n), a's action is placed again: at the history that adds n and
+// everything else of C beside a (footprintLike; the placement of that one history is made here, the walk makes the
+// others below it). This is the sections' counterpart of placing reads after a new write (readsFromNewWrite): a
+// plain action touches the same resources wherever it is placed, so n beside it changes nothing of its event.
+// (Without it, `t = x; if (y == 0) x = t + 1;` run after y = 1, then a read of x, missed the final state where the
+// section wrote x after that read; and a section that writes x only when a nondet value is set, run with it unset
+// beside a write of x, missed the run that writes x after it: tests/unit/QporSectionsTest.cpp.)
+void QporExplorer::siblingsAfterNewAccess(const UEvent* n) {
+    // The events of C are the stack's, the top's (n) last.
+    for (size_t i = 0; i + 1 < stack_.size(); ++i) {
+        UEvent* a = stack_[i].e;
+        if (!a || !hasRunAccesses(*a) || es_.leq(a, n)) continue;
+        const std::vector<Access>& footprint = sections_->at(a->label.loc).footprint;
+        const bool opens = std::any_of(n->accesses.begin(), n->accesses.end(), [&](const Access& x) {
+            if (std::none_of(footprint.begin(), footprint.end(), [&](const Access& f) { return f.res == x.res; }))
+                return false;
+            const Access* own = a->access(x.res);
+            return !own || (own->mode == Mode::Read && x.mode == Mode::Read && own->parent == x.parent);
+        });
+        if (!opens) continue;
+        UEvent like;
+        footprintLike(*a, like);
+        std::vector<UEvent*> parents;
+        for (const Access& x : like.accesses)
+            if (x.parent) parents.push_back(x.parent);
+        siblingsOf_ = a;
+        makeEvent(like, parents, {});
+        if (!footprintGrew_ && !unsupported_) earlierPlacements(&like);
+        siblingsOf_ = nullptr;
+        if (footprintGrew_ || unsupported_) return;
     }
 }
 
@@ -768,7 +775,7 @@ void QporExplorer::addConflictingExtensions(UEvent* e) {
         ++placementsReused_;
     }
     readsFromNewWrite(e);
-    if (hasRunAccessSites_ && !footprintGrew_ && !unsupported_) siblingsAfterNewRead(e);
+    if (hasRunAccessSites_ && !footprintGrew_ && !unsupported_) siblingsAfterNewAccess(e);
 }
 
 } // namespace skein::explore::unfolding

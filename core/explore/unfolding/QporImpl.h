@@ -26,7 +26,7 @@ public:
     bool contains(const UEvent* r) const { return std::find(evs_.begin(), evs_.end(), r) != evs_.end(); }
     void group(); // after the adds: sorts by thread
     // The reads of `word` in F that read `w`, by threads other than `self`.
-    // `skip`: reads not to list (a read after the event whose siblings are placed: siblingsAfterNewRead).
+    // `skip`: reads not to list (a read after the event whose siblings are placed: siblingsAfterNewAccess).
     template <class Skip> void readersOf(const Frontier& F, const Resource& word, const UEvent* w, ThreadId self, Skip skip);
     bool empty() const { return evs_.empty(); }
     // The first read of group g after a prefix of length len (none when the prefix is the whole group).
@@ -66,15 +66,15 @@ public:
         // Some run ended holding a mutex it locked (mutexFreeAfter: otherwise the section leaves every mutex it
         // takes free, whatever its first action — a lock — says).
         bool holdsMutex = false;
-        // A run reads a word that another run writes (`if (x == 0) x = 1;`, a compare-exchange that fails in some
-        // runs; Sections.cpp observeSite) and the site has one run at any history: each event has its own run's
-        // accesses (with a read of each word it left alone: runAccessesOf), a function of its history's parents as a
-        // compare-exchange's outcome is, and every placement is made by replay (runSpecAt); the footprint only
-        // enumerates the candidate histories.
+        // Its runs differ: in what they touch (`if (x == 0) x = 1;`, a compare-exchange that fails in some runs,
+        // `if (c) x = 1; else y = 1;`) or in number (a nondet value inside; Sections.cpp observeSite). Each event has
+        // exactly its own run's accesses (runAccessesOf), a function of its history's parents as a compare-exchange's
+        // outcome is, and every placement is made by replay (runSpecAt); the footprint only enumerates the candidate
+        // histories, and the events of C beside an event that leave its siblings other words to read or write have
+        // those siblings placed after them (siblingsAfterNewAccess).
         bool runAccesses = false;
-        // Never so: the site has several runs at one history, or blocks, or a run leaves a mutex or condition variable
-        // of the footprint alone. Its runs at one history would differ in their histories, and the other runs of an
-        // action placed at one event's history would not be all its siblings (DESIGN.md, "Atomic sections").
+        // Never so: the site blocks, or a run leaves a mutex or condition variable of the footprint alone — its
+        // events have the whole footprint (DESIGN.md, "Atomic sections"; sections_widened).
         bool footprintOnly = false;
         bool used = false;             // events were made with what is known
     };
@@ -289,15 +289,15 @@ private:
                        std::vector<UEvent*>* lastOf = nullptr);
     std::vector<UEvent*> replayLast_; // sectionPlacements' scratch: replayHistory's lastOf
     void sectionPlacements(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds);
-    bool runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const;
-    bool runAccessesOf(const SectionRun& r, const SectionSite& site, std::vector<Access>& out) const;
+    void runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const;
+    void runAccessesOf(const SectionRun& r, const SectionSite& site, std::vector<Access>& out) const;
     std::vector<Access> runAccessScratch_;     // atomicSectionEvents'
     bool hasRunAccesses(const UEvent& e) const; // e is an event of a section site whose runs differ
     void footprintLike(const UEvent& e, UEvent& like) const;
-    void siblingsAfterNewRead(const UEvent* r);
-    std::vector<UEvent*> siblingsDone_; // siblingsAfterNewRead's
-    // While siblingsAfterNewRead walks the placements of an event of C, that event: the reads of C after it (a join
-    // of its thread, then a read) cannot precede its siblings, whose histories would then hold it.
+    UEvent* treeMaxBeside(const UEvent& e, const Resource& r) const;
+    void siblingsAfterNewAccess(const UEvent* n);
+    // While the placements of an event of C are walked for its siblings, that event: the events of C after it (a
+    // join of its thread, then a read) cannot precede its siblings, whose histories would then hold it.
     const UEvent* siblingsOf_ = nullptr;
     bool afterSiblingsOf(const UEvent* r) const { return siblingsOf_ && es_.leq(siblingsOf_, r); }
     bool hasRunAccessSites_ = false;    // some site's events have their runs' accesses (the walk above is needed)

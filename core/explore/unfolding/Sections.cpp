@@ -156,35 +156,27 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
         site.mayBlock = true;
         changed = true;
     }
-    // A run that reads a word the footprint writes: from now on each event has its own run's accesses (runAccessesOf:
-    // with a read of each word it leaves alone, so that every event of the site has every resource of the
-    // footprint), so that such a run is not ordered as if it wrote — unless the site has several runs at one history,
-    // or blocks, or a run leaves a mutex or condition variable alone, which has no reads (SectionSite::footprintOnly).
+    // Runs that differ — in what they touch (`if (x == 0) x = 1;`, `if (c) x = 1; else y = 1;`) or in number (a
+    // nondet value inside): from now on each event has exactly its own run's accesses (runAccessesOf), a function of
+    // its history's parents as a compare-exchange's outcome is, and its siblings are placed by replay — unless the
+    // site blocks, or a run leaves a mutex or condition variable of the footprint alone (SectionSite::footprintOnly).
     auto syncLeftAlone = [&](const SectionRun& r) {
         return std::any_of(site.footprint.begin(), site.footprint.end(), [&](const Access& a) {
             return a.mode == Mode::Sync &&
                    std::none_of(r.accesses.begin(), r.accesses.end(), [&](const Access& b) { return b.res == a.res; });
         });
     };
-    if (!site.footprintOnly && (site.severalRuns || site.mayBlock ||
-                                std::any_of(runs.runs.begin(), runs.runs.end(), syncLeftAlone))) {
+    if (!site.footprintOnly &&
+        (site.mayBlock || std::any_of(runs.runs.begin(), runs.runs.end(), syncLeftAlone))) {
         site.footprintOnly = true;
         if (site.runAccesses) {
             site.runAccesses = false;
             changed = true;
         }
     }
-    // Only where a run reads a word that another writes: a site whose runs differ only in the words they write (a
-    // section in a loop writing x[i]) would gain little from its events' reads of the words they leave alone, and
-    // its placements would all be replayed (tests/corpus/svcomp/section_snapshot.c: conflicting extensions 4x slower).
-    auto readsAWrittenWord = [&](const SectionRun& r) {
-        return std::any_of(r.accesses.begin(), r.accesses.end(), [&](const Access& a) {
-            return a.mode == Mode::Read && std::any_of(site.footprint.begin(), site.footprint.end(), [&](const Access& f) {
-                       return f.res == a.res && f.mode == Mode::Write;
-                   });
-        });
-    };
-    if (!site.footprintOnly && !site.runAccesses && std::any_of(runs.runs.begin(), runs.runs.end(), readsAWrittenWord)) {
+    auto narrower = [&](const SectionRun& r) { return widens(r.accesses, site.footprint); };
+    if (!site.footprintOnly && !site.runAccesses &&
+        (site.severalRuns || std::any_of(runs.runs.begin(), runs.runs.end(), narrower))) {
         site.runAccesses = true;
         changed = true;
     }
@@ -217,21 +209,19 @@ bool QporExplorer::sectionPlacedByReplay(const UEvent& like) const {
     return it != sections_->end() && (it->second.severalRuns || it->second.mayBlock || it->second.runAccesses);
 }
 
-// A run's accesses as its event has them at a site whose runs differ (SectionSite::runAccesses): every resource of
-// the footprint, with the run's mode where it touched it and a read where it did not. With the same resources in
-// every run, the events of the site are one action's whose modes are a function of the history, as a compare-
-// exchange's are — a run whose event had fewer resources had siblings no walk made (a run that writes x placed
-// after a read of x that a sibling touching only y runs beside: QporSections.ARunLeavesAWordAloneAndReadsIt). The read
-// of a word it left alone orders it against that word's writes: sound, sections_widened says so.
-bool QporExplorer::runAccessesOf(const SectionRun& r, const SectionSite& site, std::vector<Access>& out) const {
-    out = site.footprint;
-    bool leftAlone = false;
-    for (Access& a : out) {
+// A run's accesses as its event has them at a site whose runs differ (SectionSite::runAccesses): the run's own, in
+// the footprint's order. A word or mutex it leaves alone is no access — where it once was a read of the word, which
+// ordered the event against that word's writes as if the run had read it (more executions than dfs's traces:
+// `sections_widened`) — so its siblings that touch the word are not found through the word's trees: each new event
+// of C that touches it has them placed after it (siblingsAfterNewAccess).
+void QporExplorer::runAccessesOf(const SectionRun& r, const SectionSite& site, std::vector<Access>& out) const {
+    out.clear();
+    for (const Access& a : site.footprint) {
         auto own = std::find_if(r.accesses.begin(), r.accesses.end(), [&](const Access& b) { return b.res == a.res; });
-        leftAlone = leftAlone || own == r.accesses.end();
-        a.mode = own == r.accesses.end() ? Mode::Read : own->mode;
+        if (own == r.accesses.end()) continue;
+        out.push_back(a);
+        out.back().mode = own->mode;
     }
-    return leftAlone;
 }
 
 bool QporExplorer::hasRunAccesses(const UEvent& e) const {
@@ -240,11 +230,12 @@ bool QporExplorer::hasRunAccesses(const UEvent& e) const {
     return it != sections_->end() && it->second.runAccesses;
 }
 
-// An event of a site whose runs differ has its own run's modes; its earlier placements are walked from the site's
+// An event of a site whose runs differ has its own run's accesses; its placements are walked from the site's
 // footprint (each resource with its strongest mode: a write's candidates include a read's, which runSpecAt keeps the
-// read's part of), with e's parents, and each candidate is replayed (sectionPlacements). Its causes are e's: the
-// readers that precede e's writes are the original placement's. (A resource e lacks — none while the footprint is
-// the one e was made with — takes its parent from [e].)
+// read's part of), each candidate replayed (sectionPlacements). A resource e has keeps e's parent; one it leaves
+// alone takes the last node of C's tree that does not follow e — its siblings may be placed after the events of C
+// that e runs beside, and the walk goes down from there. Its causes are e's: the readers that precede e's writes are
+// the original placement's.
 void QporExplorer::footprintLike(const UEvent& e, UEvent& like) const {
     like.thread = e.thread;
     like.choice = e.choice;
@@ -254,15 +245,18 @@ void QporExplorer::footprintLike(const UEvent& e, UEvent& like) const {
     like.baseCauses = e.baseCauses;
     like.section = true;
     like.sectionRuns = e.sectionRuns;
-    std::vector<UEvent*> preds(e.causes.begin(), e.causes.end());
-    if (e.pt) preds.push_back(e.pt);
-    for (const Access& a : e.accesses)
-        if (a.parent) preds.push_back(a.parent);
     like.accesses = sections_->at(e.label.loc).footprint;
     for (Access& a : like.accesses) {
         const Access* own = e.access(a.res);
-        a.parent = own ? own->parent : es_.treeMaxOf(preds, a.res);
+        a.parent = own ? own->parent : treeMaxBeside(e, a.res);
     }
+}
+
+// The last node of resource r's tree in C that does not follow e: the nodes of C's chain that follow e are its end.
+UEvent* QporExplorer::treeMaxBeside(const UEvent& e, const Resource& r) const {
+    UEvent* m = F_.treeMax(r);
+    while (m && es_.leq(&e, m)) m = ownerOf(m->access(r)->node.parent);
+    return m;
 }
 
 // The event of run `r` at the history [preds], for a site whose runs differ: the run's accesses (runAccessesOf) with
@@ -270,10 +264,10 @@ void QporExplorer::footprintLike(const UEvent& e, UEvent& like) const {
 // eventFor gives it when [preds] is C, and nothing of [preds] beyond it (the placement walk's anchors and readers
 // chose [preds] for the footprint's writes; a run that reads a word has no readers before it there, the same event
 // for several candidates). The run is the same at that history: it reads only its accesses' parents' values.
-// `s` holds the base causes (baseCauses of them) on entry. True when the run left a word of the footprint alone.
-bool QporExplorer::runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const {
+// `s` holds the base causes (baseCauses of them) on entry.
+void QporExplorer::runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const {
     s.causes.resize(s.baseCauses);
-    const bool leftAlone = runAccessesOf(r, sections_->at(s.label.loc), s.accesses);
+    runAccessesOf(r, sections_->at(s.label.loc), s.accesses);
     size_t threads = 0;
     for (const UEvent* p : preds)
         if (p) threads = std::max(threads, p->summary.tmax().size());
@@ -288,7 +282,6 @@ bool QporExplorer::runSpecAt(const SectionRun& r, const std::vector<UEvent*>& pr
                 s.causes.push_back(last);
         }
     }
-    return leftAlone;
 }
 
 std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
@@ -308,7 +301,7 @@ std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
     site.used = true;
     for (const SectionRun& r : runs.runs) {
         std::vector<Access>& own = runAccessScratch_;
-        if (site.runAccesses) sectionsWidened_ |= runAccessesOf(r, site, own);
+        if (site.runAccesses) runAccessesOf(r, site, own);
         else if (widens(r.accesses, site.footprint)) sectionsWidened_ = true;
         UEvent* e = eventFor(t, runChoice(runs, r), pending, site.runAccesses ? &own : &site.footprint, &r.joins);
         hasRunAccessSites_ = hasRunAccessSites_ || site.runAccesses;
@@ -503,7 +496,7 @@ void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, 
         }
         // The same footprint, so the same resource parents as `like`'s placement — or, where the site's runs
         // differ, the run's own accesses and the part of [preds] they need.
-        if (site.runAccesses) sectionsWidened_ |= runSpecAt(r, preds, s);
+        if (site.runAccesses) runSpecAt(r, preds, s);
         else if (widens(r.accesses, site.footprint)) sectionsWidened_ = true;
         bool created = false;
         UEvent* e = es_.findOrCreate(s, &created);
