@@ -8,9 +8,10 @@
  * Expected verdict: safe.
  *
  * expect: => verdict=safe errors=none executions=22 traces=2 blocked=0 final_states=2
- * expect: --algo=qpor => verdict=safe errors=none executions=3 blocked=0 ssb=0
- * (qpor: 3 — the section's accesses depend on what it reads, so it is one action with the union of its runs'
- * accesses: core/explore/unfolding/DESIGN.md.)
+ * expect: --algo=qpor => verdict=safe errors=none executions=2 blocked=0 ssb=0
+ * (qpor: the section's accesses depend on what it reads, so each of its events has its own run's accesses:
+ * core/explore/unfolding/DESIGN.md, "Sections whose runs differ". With the union of its runs' accesses it explored
+ * 3.)
  * expect: --algo=vhb => verdict=safe errors=none executions=2 blocked=0 final_states=2
  */
 #include <pthread.h>
