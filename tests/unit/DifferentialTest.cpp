@@ -136,9 +136,9 @@ TEST(Differential, QporModesAgreeWithDfsWithWideCompareExchange) {
 }
 
 // The same inside SV-COMP atomic sections, and sections that write a word only when another holds some value: a
-// failed compare-exchange is a read of the section's accesses, and where one run reads a word another writes each
-// event has its own run's accesses (SectionSite::runAccesses) — one execution per trace, but for the programs
-// flagged sections_widened or cas_unknown (a compare-exchange after a section's write: at least one).
+// failed compare-exchange is a read of the section's accesses, and where a site's runs differ each event has its own
+// run's accesses (SectionSite::runAccesses) — one execution per trace, but for the programs flagged cas_unknown (a
+// compare-exchange after a section's write: at least one).
 TEST(Differential, QporModesAgreeWithDfsWithCompareExchangeInSections) {
     qporAgreesWithDfs({.atomicSections = false, .cas = true, .wideCas = true, .casInSections = true}, 300);
 }
