@@ -73,6 +73,11 @@ public:
         // histories, and the events of C beside an event that leave its siblings other words to read or write have
         // those siblings placed after them (siblingsAfterNewAccess).
         bool runAccesses = false;
+        // Some run read memory or tried a lock. A site whose runs differ but never read (a section in a loop writing
+        // x[i]) has one run wherever its thread is at the same point: its events are plain events with their own
+        // accesses, placed without replay and with no siblings to look for (`variesByHistory`).
+        bool runsRead = false;
+        bool variesByHistory() const { return severalRuns || (runAccesses && runsRead); }
         // Never so: the site blocks, or a run leaves a mutex or condition variable of the footprint alone — its
         // events have the whole footprint (DESIGN.md, "Atomic sections"; sections_widened).
         bool footprintOnly = false;
@@ -266,6 +271,9 @@ private:
         std::vector<Access> accesses;
         std::vector<ThreadId> joins;   // threads it joins: their last events are causes
         bool holdsMutex = false;       // it ends holding a mutex it locked
+        // It reads memory or tries a lock: what it does may depend on the history (one that only writes does the
+        // same wherever its thread is at the same point).
+        bool reads = false;
     };
     struct SectionRuns {
         std::vector<SectionRun> runs; // the runs that complete (a run that blocks midway has none)

@@ -122,6 +122,10 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
                     addExecuted(accesses, ev);
                 }
                 r.holdsMutex = std::any_of(taken.begin(), taken.end(), [](const auto& x) { return x.second; });
+                r.reads = std::any_of(events.begin(), events.end(), [](const model::Event& ev) {
+                    return ev.kind == EventKind::Read || ev.kind == EventKind::Rmw || ev.kind == EventKind::Copy ||
+                           ev.kind == EventKind::TryLock;
+                });
                 out.runs.push_back(std::move(r));
                 if (out.runs.size() > kMaxRuns)
                     out.error = "an SV-COMP atomic section with more than 4096 nondeterministic runs";
@@ -174,6 +178,11 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
             changed = true;
         }
     }
+    // (A site that reads nothing keeps its events as they are made when it starts to: only where its runs differ.)
+    if (!site.runsRead && std::any_of(runs.runs.begin(), runs.runs.end(), [](const SectionRun& r) { return r.reads; })) {
+        site.runsRead = true;
+        changed = changed || site.runAccesses;
+    }
     auto narrower = [&](const SectionRun& r) { return widens(r.accesses, site.footprint); };
     if (!site.footprintOnly && !site.runAccesses &&
         (site.severalRuns || std::any_of(runs.runs.begin(), runs.runs.end(), narrower))) {
@@ -206,7 +215,7 @@ const std::vector<uint32_t>* QporExplorer::runOf(const UEvent* e) const {
 
 bool QporExplorer::sectionPlacedByReplay(const UEvent& like) const {
     auto it = sections_->find(like.label.loc);
-    return it != sections_->end() && (it->second.severalRuns || it->second.mayBlock || it->second.runAccesses);
+    return it != sections_->end() && (it->second.mayBlock || it->second.variesByHistory());
 }
 
 // A run's accesses as its event has them at a site whose runs differ (SectionSite::runAccesses): the run's own, in
@@ -227,7 +236,7 @@ void QporExplorer::runAccessesOf(const SectionRun& r, const SectionSite& site, s
 bool QporExplorer::hasRunAccesses(const UEvent& e) const {
     if (!e.section) return false;
     auto it = sections_->find(e.label.loc);
-    return it != sections_->end() && it->second.runAccesses;
+    return it != sections_->end() && it->second.runAccesses && it->second.variesByHistory();
 }
 
 // An event of a site whose runs differ has its own run's accesses; its placements are walked from the site's
@@ -304,7 +313,7 @@ std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
         if (site.runAccesses) runAccessesOf(r, site, own);
         else if (widens(r.accesses, site.footprint)) sectionsWidened_ = true;
         UEvent* e = eventFor(t, runChoice(runs, r), pending, site.runAccesses ? &own : &site.footprint, &r.joins);
-        hasRunAccessSites_ = hasRunAccessSites_ || site.runAccesses;
+        hasRunAccessSites_ = hasRunAccessSites_ || (site.runAccesses && site.variesByHistory());
         e->section = true;
         e->sectionRuns = site.severalRuns;
         out.push_back(e);
