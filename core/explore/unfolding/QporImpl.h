@@ -67,20 +67,18 @@ public:
         // takes free, whatever its first action — a lock — says).
         bool holdsMutex = false;
         // Its runs differ: in what they touch (`if (x == 0) x = 1;`, a compare-exchange that fails in some runs,
-        // `if (c) x = 1; else y = 1;`) or in number (a nondet value inside; Sections.cpp observeSite). Each event has
-        // exactly its own run's accesses (runAccessesOf), a function of its history's parents as a compare-exchange's
-        // outcome is, and every placement is made by replay (runSpecAt); the footprint only enumerates the candidate
-        // histories, and the events of C beside an event that leave its siblings other words to read or write have
-        // those siblings placed after them (siblingsAfterNewAccess).
+        // `if (c) x = 1; else y = 1;`, a run that blocks midway) or in number (a nondet value inside; Sections.cpp
+        // observeSite). Each event has exactly its own run's accesses (runAccessesOf). Where the runs vary by history
+        // (variesByHistory), the accesses are a function of the history's parents as a compare-exchange's outcome
+        // is: every placement is made by replay (runSpecAt), the footprint only enumerates the candidate histories,
+        // and the events of C beside an event that leave its siblings other words to read or write have those
+        // siblings placed after them (siblingsAfterNewAccess).
         bool runAccesses = false;
         // Some run read memory or tried a lock. A site whose runs differ but never read (a section in a loop writing
         // x[i]) has one run wherever its thread is at the same point: its events are plain events with their own
         // accesses, placed without replay and with no siblings to look for (`variesByHistory`).
         bool runsRead = false;
         bool variesByHistory() const { return severalRuns || (runAccesses && runsRead); }
-        // Never so: the site blocks, or a run leaves a mutex or condition variable of the footprint alone — its
-        // events have the whole footprint (DESIGN.md, "Atomic sections"; sections_widened).
-        bool footprintOnly = false;
         bool used = false;             // events were made with what is known
     };
     using Sections = std::map<uint32_t, SectionSite>;

@@ -160,31 +160,17 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
         site.mayBlock = true;
         changed = true;
     }
-    // Runs that differ — in what they touch (`if (x == 0) x = 1;`, `if (c) x = 1; else y = 1;`) or in number (a
-    // nondet value inside): from now on each event has exactly its own run's accesses (runAccessesOf), a function of
-    // its history's parents as a compare-exchange's outcome is, and its siblings are placed by replay — unless the
-    // site blocks, or a run leaves a mutex or condition variable of the footprint alone (SectionSite::footprintOnly).
-    auto syncLeftAlone = [&](const SectionRun& r) {
-        return std::any_of(site.footprint.begin(), site.footprint.end(), [&](const Access& a) {
-            return a.mode == Mode::Sync &&
-                   std::none_of(r.accesses.begin(), r.accesses.end(), [&](const Access& b) { return b.res == a.res; });
-        });
-    };
-    if (!site.footprintOnly &&
-        (site.mayBlock || std::any_of(runs.runs.begin(), runs.runs.end(), syncLeftAlone))) {
-        site.footprintOnly = true;
-        if (site.runAccesses) {
-            site.runAccesses = false;
-            changed = true;
-        }
-    }
     // (A site that reads nothing keeps its events as they are made when it starts to: only where its runs differ.)
     if (!site.runsRead && std::any_of(runs.runs.begin(), runs.runs.end(), [](const SectionRun& r) { return r.reads; })) {
         site.runsRead = true;
         changed = changed || site.runAccesses;
     }
+    // Runs that differ — in what they touch (`if (x == 0) x = 1;`, `if (c) x = 1; else y = 1;`, a lock taken in one
+    // run only) or in number (a nondet value inside): from now on each event has exactly its own run's accesses
+    // (runAccessesOf), a function of its history's parents as a compare-exchange's outcome is, and where the runs
+    // read, its siblings are placed by replay.
     auto narrower = [&](const SectionRun& r) { return widens(r.accesses, site.footprint); };
-    if (!site.footprintOnly && !site.runAccesses &&
+    if (!site.runAccesses &&
         (site.severalRuns || std::any_of(runs.runs.begin(), runs.runs.end(), narrower))) {
         site.runAccesses = true;
         changed = true;

@@ -7,14 +7,14 @@
  * after it (o's write of y before or after the section's: 2): 3; n == 0 — o's read of x before c's write, between
  * it and the section's write of x, or after: 3 (o's write of y commutes with the section); 6 in all. Final states
  * (error-free executions): x = 1 and y = 5 or 2: 2.
- * qpor makes the section one action whose accesses are the union of its runs' (x and y written), a coarser
- * independence: for each n, o's read of x before c's write, between it and the section, or after the section — and
- * in the last case o's write of y before or after the section: 4, so 8 executions (at least one per trace, as the
- * union footprint allows; core/explore/unfolding/DESIGN.md, "Atomic sections"). Before 2026-11-25 (sixth session)
- * qpor stopped on it with "a join inside an SV-COMP atomic section with nondeterministic runs ... is not supported".
+ * qpor makes the section one action with an outcome per run, each with its own run's accesses: 6 executions, one per
+ * trace (core/explore/unfolding/DESIGN.md, "Sections whose runs differ"). With the union of its runs' accesses (x
+ * and y written) on every event it explored 8 until 2026-11-27 (eighteenth session). Before 2026-11-25 (sixth
+ * session) qpor stopped on it with "a join inside an SV-COMP atomic section with nondeterministic runs ... is not
+ * supported".
  *
  * expect: --no-race-detection => verdict=error errors=assertion@39 traces=6 final_states=2
- * expect: --algo=qpor --no-race-detection => verdict=error errors=assertion@39 executions=8 ssb=0
+ * expect: --algo=qpor --no-race-detection => verdict=error errors=assertion@39 executions=6 ssb=0
  * expect: --algo=qpor --alt=sdpor --no-race-detection => verdict=error errors=assertion@39
  * expect: --algo=qpor => verdict=error
  */
