@@ -274,3 +274,38 @@ int main(void) {
         }
     }
 }
+
+// A compare-exchange whose parent is a section's event reads what the section's run left in the word: after the
+// section (x = 5) both compare-exchanges fail and commute, as two reads. Until the eighteenth session a section's
+// event told no value (only its first action is its label), so each compare-exchange after it was a write and
+// optimal ordered the two both ways (6 executions, cas_unknown set). By hand, with dfs's events: the section first,
+// then both fail and commute: 1; c2 first, winning, then c3 fails reading c2's value before the section or the
+// section's after it: 2; c3 first: 2 — 5 traces, final (r2, r3) = (0, 0), (1, 0), (0, 1).
+TEST(QporSections, ACompareExchangeReadsTheValueASectionLeft) {
+    const std::string src = R"(#include <pthread.h>
+void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);
+int x, y, r2, r3;
+void *sec(void *arg) { __VERIFIER_atomic_begin(); y = 1; x = 5; __VERIFIER_atomic_end(); return 0; }
+void *c2(void *arg) { r2 = __sync_bool_compare_and_swap(&x, 0, 1); return 0; }
+void *c3(void *arg) { r3 = __sync_bool_compare_and_swap(&x, 0, 2); return 0; }
+int main(void) {
+  pthread_t h[3];
+  pthread_create(&h[0], 0, sec, 0);
+  pthread_create(&h[1], 0, c2, 0);
+  pthread_create(&h[2], 0, c3, 0);
+  for (int i = 0; i < 3; i++) pthread_join(h[i], 0);
+  return 0;
+})";
+    skein::test::Options o;
+    o.algorithm = "dfs";
+    o.explore.detectRaces = false;
+    const auto dfs = checkSource(src, o);
+    ASSERT_EQ(*dfs.stats.mazurkiewiczTraces, 5u);
+    ASSERT_EQ(dfs.stats.finalStates, 3u);
+    o.algorithm = "qpor";
+    const auto q = checkSource(src, o);
+    EXPECT_EQ(q.stats.executions, 5u);
+    EXPECT_EQ(q.stats.finalStates, 3u);
+    EXPECT_EQ(q.stats.ssb, 0u);
+    EXPECT_EQ(q.stats.extra.at("cas_unknown"), 0.0);
+}

@@ -167,6 +167,9 @@ public:
     void removeFromU(UEvent* e);
     size_t uSize() const { return uSize_; }
     size_t allocated() const { return events_.size(); }
+    template <class F> void forEachEvent(F f) const { // every event not freed, in U or not
+        for (UEvent* e : events_) f(e);
+    }
     template <class F> void forEachInU(F f) const {
         for (UEvent* e : events_)
             if (e->inU) f(e);

@@ -412,6 +412,10 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
             e = es_.findOrCreate(spec, &created);
             if (created) ++cexEvents_;
             e->section = like.section;
+            // A section placed without replay runs as it did where it was made (it reads nothing: variesByHistory).
+            if (e->section && like.id)
+                if (auto w = sectionWrites_.find(like.id); w != sectionWrites_.end())
+                    sectionWrites_.try_emplace(e->id, w->second);
         }
         if (chosen.empty()) placed = e;
         if (e == &like) return true;
@@ -486,8 +490,12 @@ bool QporExplorer::casFailsAfter(const model::Event& label, const UEvent* parent
                 found = v;
             }
         }
-    } else if (const model::Event& w = parent->label;
-               !parent->section && !w.builtin && w.addr == label.addr && w.size == label.size) {
+    } else if (parent->section) {
+        // What the section's run left there, when it stored those bytes whole (Sections.cpp, sectionRunsAt).
+        if (auto it = sectionWrites_.find(parent->id); it != sectionWrites_.end())
+            for (const WordWrite& w : it->second)
+                if (w.addr == label.addr && w.size == label.size) found = w.value;
+    } else if (const model::Event& w = parent->label; !w.builtin && w.addr == label.addr && w.size == label.size) {
         // The same bytes, written whole: a store's value, or what a read-modify-write left (value2, also for a
         // compare-exchange that failed but was taken as a write).
         if (w.kind == EventKind::Write) found = w.value;

@@ -314,6 +314,14 @@ void QporExplorer::prune() {
     for (UEvent* c : createOf_) roots.push_back(c);
     for (UEvent* w : wakers_) roots.push_back(w);
     es_.collect(roots);
+    // The values of the sections' runs of events the collection freed (ids are never reused: only memory).
+    if (!sectionWrites_.empty()) {
+        std::unordered_set<uint64_t> alive;
+        es_.forEachEvent([&](const UEvent* e) {
+            if (e->section) alive.insert(e->id);
+        });
+        std::erase_if(sectionWrites_, [&](const auto& w) { return !alive.count(w.first); });
+    }
 }
 
 void QporExplorer::popNode() {

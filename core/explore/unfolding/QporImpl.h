@@ -264,6 +264,12 @@ private:
     UEvent* eventFor(ThreadId execTid, uint32_t choice, const model::Event& pending,
                      const std::vector<Access>* accesses = nullptr, const std::vector<ThreadId>* joins = nullptr);
     // Sections.cpp: SV-COMP atomic sections.
+    // A value a section's run leaves in memory: `size` bytes at `addr`, stored whole by its last write there.
+    struct WordWrite {
+        uint64_t addr = 0;
+        uint32_t size = 0;
+        uint64_t value = 0;
+    };
     struct SectionRun {
         std::vector<uint32_t> choices; // the outcome of each step
         std::vector<Access> accesses;
@@ -272,6 +278,7 @@ private:
         // It reads memory or tries a lock: what it does may depend on the history (one that only writes does the
         // same wherever its thread is at the same point).
         bool reads = false;
+        std::vector<WordWrite> writes; // what it leaves in the words it stores to whole (sectionWrites)
     };
     struct SectionRuns {
         std::vector<SectionRun> runs; // the runs that complete (a run that blocks midway has none)
@@ -279,6 +286,12 @@ private:
         std::vector<Access> blockedAccesses; // what the runs that blocked touched before they did
         const char* error = nullptr;  // why qpor cannot handle this section
     };
+    // For each section event (by id), what its run leaves in the words it stores to whole: a compare-exchange whose
+    // parent is that event reads one of these values (casFailsAfter). An event missing here tells nothing.
+    std::unordered_map<uint64_t, std::vector<WordWrite>> sectionWrites_;
+    void noteSectionWrites(const UEvent* e, const SectionRun& r) {
+        if (!r.writes.empty()) sectionWrites_.try_emplace(e->id, r.writes);
+    }
     SectionRuns sectionRunsAt(const exec::Executor& from, ThreadId t);
     bool observeSite(uint32_t loc, const SectionRuns& runs);
     uint32_t runChoice(const SectionRuns& runs, const SectionRun& r);

@@ -126,6 +126,16 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
                     return ev.kind == EventKind::Read || ev.kind == EventKind::Rmw || ev.kind == EventKind::Copy ||
                            ev.kind == EventKind::TryLock;
                 });
+                // The values it leaves: a plain store's or a read-modify-write's, dropped where a later write —
+                // any other kind, a library function's, a partial one — overlaps them.
+                for (const model::Event& ev : events) {
+                    auto [lo, hi] = ev.writeRange();
+                    if (lo >= hi) continue;
+                    std::erase_if(r.writes, [&](const WordWrite& w) { return w.addr < hi && lo < w.addr + w.size; });
+                    if (ev.builtin) continue;
+                    if (ev.kind == EventKind::Write) r.writes.push_back({ev.addr, ev.size, ev.value});
+                    else if (ev.kind == EventKind::Rmw && ev.rmwWrote) r.writes.push_back({ev.addr, ev.size, ev.value2});
+                }
                 out.runs.push_back(std::move(r));
                 if (out.runs.size() > kMaxRuns)
                     out.error = "an SV-COMP atomic section with more than 4096 nondeterministic runs";
@@ -302,6 +312,7 @@ std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
         hasRunAccessSites_ = hasRunAccessSites_ || (site.runAccesses && site.variesByHistory());
         e->section = true;
         e->sectionRuns = site.severalRuns;
+        noteSectionWrites(e, r);
         out.push_back(e);
     }
     return out;
@@ -498,6 +509,7 @@ void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, 
         if (created) ++cexEvents_;
         e->section = true;
         e->sectionRuns = site.severalRuns;
+        noteSectionWrites(e, r);
         if (e != &like) es_.addToU(e);
     }
 }
