@@ -2,8 +2,10 @@
 // it is one action (a macro event) whose accesses are the union of its steps'. Two things vary with the state it
 // starts in, and both are handled here:
 //  - what it touches: every section start (source location) has a footprint, the union of the accesses of all its
-//    runs seen so far, with which all its events are made (a coarser independence: sound); when a run touches more,
-//    the exploration starts over (explore()), since events made with the smaller footprint may lack placements;
+//    runs seen so far; while its runs all touch all of it, its events are made with it, and once they differ each
+//    event has its own run's accesses, the footprint only enumerating where the action may be placed
+//    (SectionSite::runAccesses); when a run touches more, the exploration starts over (explore()), since events made
+//    with the smaller footprint may lack placements;
 //  - how many runs it has (nondet values inside): each run is an outcome of the action, named by the outcomes of
 //    its steps (interned: `choice` = 1 + the run's number; 0 when the section has one run there). Where such a
 //    section is placed without being run (a conflicting extension), its history is replayed on a scratch executor
