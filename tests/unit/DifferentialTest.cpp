@@ -153,3 +153,13 @@ TEST(Differential, QporModesAgreeWithDfsWithExits) {
 TEST(Differential, QporModesAgreeWithDfsWithConditionVariablesCutsAndFree) {
     qporAgreesWithDfs({.condVars = true, .heap = true, .cuts = true}, 300);
 }
+
+// Atomic sections with everything the generator can put in or beside them at once: condition variables, frees,
+// assumes and spin loops, compare-exchanges (in sections too). The sections' events have their own runs' accesses
+// wherever runs differ (core/explore/unfolding/DESIGN.md, "Sections whose runs differ"), and their siblings are
+// placed after the events of C beside them: this mixes the shapes that feed those placements.
+TEST(Differential, QporModesAgreeWithDfsWithEverythingInSections) {
+    qporAgreesWithDfs({.condVars = true, .heap = true, .cuts = true, .syncInSections = true, .cas = true,
+                       .casInSections = true},
+                      150);
+}
