@@ -184,8 +184,8 @@ private:
     mutable bool footprintGrew_ = false; // also set by accessesInto (a segment cut)
     int restarts_ = 0;
     bool sectionsWidened_ = false; // some section event touches more than its run did (a coarser independence)
-    // Some compare-exchange was taken as a write because its parent does not tell the value it reads (a section's,
-    // library or partial write; casFailsAfter): a coarser independence too, where it fails there.
+    // Some compare-exchange was taken as a write because its parent does not tell the value it reads (a library or
+    // partial write; casFailsAfter): a coarser independence too, where it fails there.
     mutable bool casUnknown_ = false;
     std::optional<std::string> unsupported_;
     std::unordered_set<uint64_t> finals_; // distinct final states of complete executions
