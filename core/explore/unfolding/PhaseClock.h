@@ -8,10 +8,11 @@
 namespace skein::explore::unfolding {
 
 // Per-phase time accounting (issue 3's split: running the program, en(C), the comb, cex(C); `Other` is the rest:
-// setting up, the errors, races and counterexamples of maximal configurations, popping the stack). A phase lasts from the switch
-// into it to the next switch. The clock is the CPU's time-stamp counter, ~12 ns a reading here (AMD EPYC under
-// Firecracker), where clock_gettime costs ~33 ns; read at every switch — about four per explored event, 46 in an
-// exploration of use_after_free — it was 3-5 % of a small exploration (17.8 → 16.9 µs with no readings at all).
+// setting up, the errors, races and counterexamples of maximal configurations, popping the stack). A phase lasts
+// from the switch into it to the next switch. The clock is the CPU's time-stamp counter, ~12 ns a reading here (AMD
+// EPYC under Firecracker), where clock_gettime costs ~33 ns; read at every switch — about four per explored event, 46
+// in an exploration of use_after_free — it was 3-5 % of a small exploration (17.8 → 16.9 µs with no readings at
+// all).
 //
 // So the phases are sampled: about one interval between two switches in kMeanGap is timed, its start and its end
 // read, and each phase's share of the sampled ticks is taken as its share of the exploration's elapsed time. The

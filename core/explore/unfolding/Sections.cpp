@@ -136,7 +136,8 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
                     std::erase_if(r.writes, [&](const WordWrite& w) { return w.addr < hi && lo < w.addr + w.size; });
                     if (ev.builtin) continue;
                     if (ev.kind == EventKind::Write) r.writes.push_back({ev.addr, ev.size, ev.value});
-                    else if (ev.kind == EventKind::Rmw && ev.rmwWrote) r.writes.push_back({ev.addr, ev.size, ev.value2});
+                    else if (ev.kind == EventKind::Rmw && ev.rmwWrote)
+                        r.writes.push_back({ev.addr, ev.size, ev.value2});
                 }
                 out.runs.push_back(std::move(r));
                 if (out.runs.size() > kMaxRuns)
@@ -172,8 +173,9 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
         site.mayBlock = true;
         changed = true;
     }
-    // (A site that reads nothing keeps its events as they are made when it starts to: only where its runs differ.)
-    if (!site.runsRead && std::any_of(runs.runs.begin(), runs.runs.end(), [](const SectionRun& r) { return r.reads; })) {
+    // A site that starts to read changes how its events are made only where its runs differ (variesByHistory).
+    auto reads = [](const SectionRun& r) { return r.reads; };
+    if (!site.runsRead && std::any_of(runs.runs.begin(), runs.runs.end(), reads)) {
         site.runsRead = true;
         changed = changed || site.runAccesses;
     }
