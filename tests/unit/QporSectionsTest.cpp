@@ -173,8 +173,8 @@ void expectSectionAfterSetterBeforeReader(const std::string& globals, const std:
 // A section whose run reads a word in one history and writes it in another, by what it reads elsewhere (y), gives
 // each event its own run's accesses (SectionSite::runAccesses). The setter sets y first, so the section's first
 // event only reads x, and the reader reads x after it: the section's sibling that writes x after that read (y still
-// 0: final x = 1, y = 1, r2 = 0) was made by no walk — the section's walk was made before the read existed — until a
-// new read of a word such an event reads placed that event's action again (QporExplorer::siblingsAfterNewAccess).
+// 0: final x = 1, y = 1, r2 = 0) was made by no walk — the section's walk was made before the read existed — until
+// a new read of a word such an event reads placed that event's action again (siblingsAfterNewAccess).
 // By hand, with dfs's events: the section before the setter's write, writing x, before or after the read; or after
 // it, reading x: 3 traces, 3 final states.
 TEST(QporSections, ASectionThatWritesOnlySometimesIsPlacedAfterALaterRead) {
