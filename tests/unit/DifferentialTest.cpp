@@ -135,6 +135,11 @@ TEST(Differential, QporModesAgreeWithDfsWithWideCompareExchange) {
     qporAgreesWithDfs({.atomicSections = false, .cas = true, .wideCas = true}, 150);
 }
 
+// And stores of part of those words, memsets of them (GeneratorFlags::casPartial): a compare-exchange then reads a
+// value several writes left, which qpor tells by walking the word's writes back (QporExplorer::bytesAfter).
+TEST(Differential, QporModesAgreeWithDfsWithCompareExchangeAfterPartialWrites) {
+    qporAgreesWithDfs({.atomicSections = false, .cas = true, .wideCas = true, .casPartial = true}, 150);
+}
 // The same inside SV-COMP atomic sections, and sections that write a word only when another holds some value: a
 // failed compare-exchange is a read of the section's accesses, and where a site's runs differ each event has its own
 // run's accesses (SectionSite::runAccesses) — one execution per trace, but for the programs flagged cas_unknown (a

@@ -53,6 +53,10 @@ struct GeneratorFlags {
     // section: qpor takes a section's accesses as its runs made them, a compare-exchange that failed as a read; and
     // sections that read a word and write it only when another word holds some value.
     bool casInSections = false;
+    // ... and stores of part of the compare-exchanged words and memsets of them (a byte of an atomic int, half of the
+    // atomic long): the value a compare-exchange then reads is spread over several writes (qpor walks the word's
+    // writes back to tell it: QporExplorer::bytesAfter).
+    bool casPartial = false;
     // ... and workers that call exit() on what they read (Skein ends only the calling thread, and a join of it blocks
     // for good: nothing may observe that it ended the program), sometimes inside a critical section (its mutex stays
     // held), and main ending with exit() instead of a return.
@@ -80,7 +84,7 @@ struct Generator {
     bool extraStatement(int& locals) {
         int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0) + (flags.memory ? 13 : 0) + (flags.cuts ? 6 : 0) +
                     (flags.cas ? 4 : 0) + (flags.wideCas ? 3 : 0) + (flags.exits ? 1 : 0) +
-                    (flags.casInSections ? 1 : 0);
+                    (flags.casInSections ? 1 : 0) + (flags.casPartial ? 2 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
@@ -90,6 +94,7 @@ struct Generator {
         if (!flags.cas && k >= 28) k += 4;
         if (!flags.wideCas && k >= 32) k += 3;
         if (!flags.exits && k >= 35) k += 1;
+        if (!flags.casInSections && k >= 36) k += 1;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
         if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word access of the heap pair
@@ -191,6 +196,15 @@ struct Generator {
             const std::string r = "r" + std::to_string(locals++), a = var(), b = var();
             emit("  __VERIFIER_atomic_begin(); int " + r + " = " + a + "; if (" + b + " == " + v() + ") " + a + " = " + r +
                  " + 1; __VERIFIER_atomic_end();");
+            break;
+        }
+        case 37: // part of a compare-exchanged word: a byte of an atomic int, or half of the atomic long
+            if (flags.wideCas && pick(2)) emit("  ((int *)&al)[" + std::to_string(pick(2)) + "] = " + v() + ";");
+            else emit("  ((char *)&a" + std::to_string(pick(2)) + ")[" + std::to_string(pick(2)) + "] = " + v() + ";");
+            break;
+        case 38: { // all of it, byte by byte
+            const std::string a = flags.wideCas && pick(2) ? "al" : "a" + std::to_string(pick(2));
+            emit("  memset((void *)&" + a + ", " + v() + ", sizeof " + a + ");");
             break;
         }
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
@@ -313,7 +327,7 @@ struct Generator {
         emit("#include <stdatomic.h>");
         emit("#include <assert.h>");
         if (flags.heap || flags.exits) emit("#include <stdlib.h>");
-        if (flags.memory || flags.syncInSections) emit("#include <string.h>");
+        if (flags.memory || flags.syncInSections || flags.casPartial) emit("#include <string.h>");
         emit("void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void); int __VERIFIER_nondet_int(void);");
         if (flags.cuts) emit("void __VERIFIER_assume(int); void abort(void);");
         for (int v = 0; v < vars; ++v) emit("int x" + std::to_string(v) + ";");

@@ -135,8 +135,10 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
     else accessesInto(pending, spec.accesses);
     for (Access& a : spec.accesses) a.parent = F_.treeMax(a.res);
     if (!accesses && casByOutcome(pending, spec.accesses.size(), /*section=*/false)) { // sections pass `accesses`
-        UEvent* const parents[2] = {spec.accesses[0].parent, spec.accesses.back().parent};
-        if (casFailsAfter(pending, std::span(parents, spec.accesses.size())))
+        const size_t n = spec.accesses.size();
+        const uint64_t words[2] = {spec.accesses[0].res.addr(), spec.accesses[n - 1].res.addr()};
+        UEvent* const parents[2] = {spec.accesses[0].parent, spec.accesses[n - 1].parent};
+        if (casFailsAfter(pending, std::span(words, n), std::span(parents, n)))
             for (Access& a : spec.accesses) a.mode = Mode::Read; // a compare-exchange that fails here only reads
     }
     for (Access& a : spec.accesses) {
@@ -351,7 +353,12 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
     for (const Access& l : like.accesses) baseMax.push_back(es_.treeMaxOf(base, l.res));
     // A compare-exchange's mode is its outcome after the write it reads here, which need not be like's.
     const bool cas = casByOutcome(like);
-    const Mode casMode = cas && casFailsAfter(like.label, std::span(baseMax)) ? Mode::Read : Mode::Write;
+    uint64_t casWords[2] = {};
+    if (cas)
+        for (size_t i = 0; i < like.accesses.size(); ++i) casWords[i] = like.accesses[i].res.addr();
+    const Mode casMode = cas && casFailsAfter(like.label, std::span(casWords, like.accesses.size()), std::span(baseMax))
+                             ? Mode::Read
+                             : Mode::Write;
     auto modeOf = [&](size_t i) { return cas ? casMode : like.accesses[i].mode; };
     ReaderGroups& optional = mkOptional_;
     optional.clear();
@@ -476,36 +483,6 @@ uint32_t QporExplorer::waitersAt(const Resource& cond, const UEvent* n) const {
 }
 
 
-bool QporExplorer::casFailsAfter(const model::Event& label, const UEvent* parent) const {
-    std::optional<uint64_t> found; // the value the compare-exchange reads, when the parent tells it
-    if (!parent) {
-        // No write of the word in the history: a global's initial bytes (every store to a shared global is an
-        // event). A heap word nobody wrote holds what its allocation left: not known here.
-        const uint32_t object = program::pointerObject(label.addr), offset = program::pointerOffset(label.addr);
-        if (object >= 1 && object <= prog_.globals.size() && prog_.globalObject(object - 1) == object) {
-            const program::Global& g = prog_.globals[object - 1];
-            if (!g.threadLocal && offset + label.size <= g.init.size()) {
-                uint64_t v = 0;
-                for (uint32_t i = 0; i < label.size; ++i) v |= uint64_t(g.init[offset + i]) << (8 * i);
-                found = v;
-            }
-        }
-    } else if (parent->section) {
-        // What the section's run left there, when it stored those bytes whole (Sections.cpp, sectionRunsAt).
-        if (auto it = sectionWrites_.find(parent->id); it != sectionWrites_.end())
-            for (const WordWrite& w : it->second)
-                if (w.addr == label.addr && w.size == label.size) found = w.value;
-    } else if (const model::Event& w = parent->label; !w.builtin && w.addr == label.addr && w.size == label.size) {
-        // The same bytes, written whole: a store's value, or what a read-modify-write left (value2, also for a
-        // compare-exchange that failed but was taken as a write).
-        if (w.kind == EventKind::Write) found = w.value;
-        else if (w.kind == EventKind::Rmw) found = w.value2;
-    }
-    const uint64_t mask = label.size >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * label.size)) - 1;
-    if (!found) casUnknown_ = true;
-    return found && ((*found ^ label.addr2) & mask) != 0;
-}
-
 void QporExplorer::earlierPlacements(UEvent* e) {
     // For each resource the action touches, the positions it can take in that resource's tree (or, for a read,
     // the writes it can read); an action touching several resources (an atomic section) takes every combination.
@@ -595,7 +572,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         if (a.mode != Mode::Read) place(a.parent, true); // a failed compare-exchange has no readers to choose
         for (UEvent* child = a.parent; child && !forced(child);) {
             UEvent* earlier = ownerOf(child->access(res)->node.parent);
-            if (cas && casFailsAfter(e->label, earlier)) option(std::span(&earlier, 1), -1);
+            if (cas && casFailsAt(*e, earlier)) option(std::span(&earlier, 1), -1);
             else place(earlier, false);
             child = earlier;
         }

@@ -184,8 +184,8 @@ private:
     mutable bool footprintGrew_ = false; // also set by accessesInto (a segment cut)
     int restarts_ = 0;
     bool sectionsWidened_ = false; // some section event touches more than its run did (a coarser independence)
-    // Some compare-exchange was taken as a write because its parent does not tell the value it reads (a library or
-    // partial write; casFailsAfter): a coarser independence too, where it fails there.
+    // Some compare-exchange was taken as a write because its history does not tell the value it reads (a copy's
+    // bytes, a heap word nobody wrote; casFailsAfter): a coarser independence too, where it fails there.
     mutable bool casUnknown_ = false;
     std::optional<std::string> unsupported_;
     std::unordered_set<uint64_t> finals_; // distinct final states of complete executions
@@ -367,17 +367,26 @@ private:
         return k == model::EventKind::ThreadJoin || k == model::EventKind::ProgramExit ||
                k == model::EventKind::ThreadCreate;
     }
-    // The compare-exchange `label` reading its word as `parent` left it (null: the initial value) finds a value other
-    // than it expects — decided from the parent alone; false when the parent does not tell (a partial, library or
-    // atomic-section write, a heap word nobody wrote), which takes the compare-exchange as a write (sound: a failed
-    // one writes back what it read).
-    bool casFailsAfter(const model::Event& label, const UEvent* parent) const;
-    // The same for its words' parents: it fails when they are one write (or none) that casFailsAfter says it fails
-    // after — a value spread over several writes is not known here.
-    bool casFailsAfter(const model::Event& label, std::span<UEvent* const> parents) const {
-        for (UEvent* p : parents)
-            if (p != parents[0]) return false;
-        return !parents.empty() && casFailsAfter(label, parents[0]);
+    // CompareExchange.cpp
+    // The compare-exchange `label`, reading each of its words (1 or 2: `words`) as the history ending at that word's
+    // write `parents[i]` (null: none) left it, finds a value other than it expects. False when the history does not
+    // tell (a copy, a free, a section's library store, a heap or stack word nobody wrote), which takes the
+    // compare-exchange as a write (sound: a failed one writes back what it read) and sets casUnknown_. With `walk`
+    // the bytes a write leaves alone are looked up in the writes before it (a memset, then a store of one byte);
+    // without, each parent must hold every byte.
+    bool casFailsAfter(const model::Event& label, std::span<const uint64_t> words, std::span<UEvent* const> parents,
+                       bool walk = true) const;
+    // The bytes of `label` in word `word` as the history ending at `parent` left them, or'ed into `value` (byte a at
+    // bit 8·(a − label.addr)); false when they are not known (casFailsAfter).
+    bool bytesAfter(const model::Event& label, uint64_t word, const UEvent* parent, bool walk, uint64_t& value) const;
+    // A compare-exchange placed right after `earlier`, a write of one of its words (earlierPlacements): with one
+    // word, the word's history below `earlier` tells; with two, the other word's parent at that placement is not
+    // known here, so `earlier` must hold all its bytes (an 8-byte store).
+    bool casFailsAt(const UEvent& e, UEvent* earlier) const {
+        const size_t n = e.accesses.size();
+        const uint64_t words[2] = {e.accesses[0].res.addr(), e.accesses[n - 1].res.addr()};
+        UEvent* const parents[2] = {earlier, earlier};
+        return casFailsAfter(e.label, std::span(words, n), std::span(parents, n), /*walk=*/n == 1);
     }
 
     // Alternatives.cpp
