@@ -511,7 +511,9 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         uint32_t oldSize = o->size;
         uint64_t np = memory_.allocate(t, uint32_t(n), ObjectKind::Heap, true, currentLoc(t));
         Object* oldObj = memory_.object(program::pointerObject(p)); // allocate may move the arena, not objects' ids
-        std::memcpy(memory_.raw(*memory_.object(program::pointerObject(np))), memory_.raw(*oldObj), std::min<uint64_t>(n, oldSize));
+        Object* newObj = memory_.object(program::pointerObject(np));
+        std::memcpy(memory_.raw(*newObj), memory_.raw(*oldObj), std::min<uint64_t>(n, oldSize));
+        newObj->copied = true;
         oldObj->alive = false;
         return finish(np);
     }

@@ -163,6 +163,12 @@ public:
         const Object* o = memory_.object(uint32_t(ptr >> 32));
         return o ? o->size : 0;
     }
+    // Whether ptr points into a live heap object that still holds its allocation's zeros where no event wrote it:
+    // malloc's or calloc's, not realloc's (which copied the old object's bytes without an event on the new one).
+    bool zeroedAtAllocation(uint64_t ptr) const {
+        const Object* o = memory_.object(uint32_t(ptr >> 32));
+        return o && o->kind == ObjectKind::Heap && o->alive && !o->copied;
+    }
     // Hash of shared memory + each thread's state (finished, return value): final-state comparison.
     uint64_t finalStateHash() const;
     const program::Program& program() const { return program_; }

@@ -23,6 +23,7 @@ struct Object {
     bool readOnly = false;
     uint32_t info = 0;    // Global: global index; Stack: AllocaInfo index; Heap: allocation location
     uint32_t thread = 0;  // allocating thread
+    bool copied = false;  // Heap: a realloc filled it from the old object (no event wrote those bytes)
 };
 
 enum class AccessError { None, Null, Invalid, Function, Freed, Dangling, OutOfBounds, ReadOnly };

@@ -27,9 +27,14 @@ bool QporExplorer::bytesAfter(const model::Event& label, uint64_t word, const UE
     const Resource res{word, ResKind::Memory};
     for (const UEvent* p = parent; need;) {
         if (!p) {
-            // No write of the word before: a global's initial bytes (every store to a shared global is an event).
-            // A heap word nobody wrote holds what its allocation left — zeros, or what a realloc copied there without
-            // an event on the new object — and a stack word is uninitialised: not known here.
+            // No write of the word before: a global's initial bytes (every store to a shared global is an event), or
+            // a heap word's zeros from malloc or calloc (every access of a heap object is an event; the allocation is
+            // in the compare-exchange's history — the pointer reached its thread — so in C, whose state the executor
+            // is at). Not a realloc's copy, which no event wrote, nor an uninitialised stack word.
+            if (ex_.zeroedAtAllocation(lo)) {
+                take(lo, hi - lo, [](uint64_t) { return uint8_t(0); });
+                break;
+            }
             const uint32_t object = program::pointerObject(lo);
             if (object < 1 || object > prog_.globals.size() || prog_.globalObject(object - 1) != object) return false;
             const program::Global& g = prog_.globals[object - 1];

@@ -185,7 +185,7 @@ private:
     int restarts_ = 0;
     bool sectionsWidened_ = false; // some section event touches more than its run did (a coarser independence)
     // Some compare-exchange was taken as a write because its history does not tell the value it reads (a copy's
-    // bytes, a heap word nobody wrote; casFailsAfter): a coarser independence too, where it fails there.
+    // bytes, a realloc's; casFailsAfter): a coarser independence too, where it fails there.
     mutable bool casUnknown_ = false;
     std::optional<std::string> unsupported_;
     std::unordered_set<uint64_t> finals_; // distinct final states of complete executions
@@ -370,7 +370,7 @@ private:
     // CompareExchange.cpp
     // The compare-exchange `label`, reading each of its words (1 or 2: `words`) as the history ending at that word's
     // write `parents[i]` (null: none) left it, finds a value other than it expects. False when the history does not
-    // tell (a copy, a free, a section's library store, a heap or stack word nobody wrote), which takes the
+    // tell (a copy, a free, a section's library store, a realloc's copy, a stack word nobody wrote), which takes the
     // compare-exchange as a write (sound: a failed one writes back what it read) and sets casUnknown_. With `walk`
     // the bytes a write leaves alone are looked up in the writes before it (a memset, then a store of one byte);
     // without, each parent must hold every byte.
