@@ -147,7 +147,9 @@ void expectOneExecutionPerTrace(const std::string& src, uint64_t traces, uint64_
         EXPECT_EQ(q.stats.executions, traces); // each maximal configuration once: redundancy shows only as SSBs
         EXPECT_EQ(q.stats.blocked, 0u);
         EXPECT_EQ(q.stats.extra.at("sections_widened"), 0.0);
-        if (ssbFreeInEveryMode || std::string(mode) == "optimal") EXPECT_EQ(q.stats.ssb, 0u);
+        if (ssbFreeInEveryMode || std::string(mode) == "optimal") {
+            EXPECT_EQ(q.stats.ssb, 0u);
+        }
     }
 }
 
