@@ -66,11 +66,11 @@ bool QporExplorer::bytesAfter(const model::Event& label, uint64_t word, const UE
     return need == 0;
 }
 
-bool QporExplorer::casFailsAfter(const model::Event& label, std::span<const uint64_t> words,
+bool QporExplorer::casFailsAfter(const model::Event& label, std::span<const Access> accesses,
                                  std::span<UEvent* const> parents, bool walk) const {
     uint64_t value = 0;
-    for (size_t i = 0; i < words.size(); ++i)
-        if (!bytesAfter(label, words[i], parents[i], walk, value)) {
+    for (size_t i = 0; i < accesses.size(); ++i)
+        if (!bytesAfter(label, accesses[i].res.addr(), parents[i], walk, value)) {
             casUnknown_ = true;
             return false;
         }

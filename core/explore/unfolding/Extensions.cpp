@@ -135,10 +135,8 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
     else accessesInto(pending, spec.accesses);
     for (Access& a : spec.accesses) a.parent = F_.treeMax(a.res);
     if (!accesses && casByOutcome(pending, spec.accesses.size(), /*section=*/false)) { // sections pass `accesses`
-        const size_t n = spec.accesses.size();
-        const uint64_t words[2] = {spec.accesses[0].res.addr(), spec.accesses[n - 1].res.addr()};
-        UEvent* const parents[2] = {spec.accesses[0].parent, spec.accesses[n - 1].parent};
-        if (casFailsAfter(pending, std::span(words, n), std::span(parents, n)))
+        UEvent* const parents[2] = {spec.accesses[0].parent, spec.accesses.back().parent};
+        if (casFailsAfter(pending, spec.accesses, std::span(parents, spec.accesses.size())))
             for (Access& a : spec.accesses) a.mode = Mode::Read; // a compare-exchange that fails here only reads
     }
     for (Access& a : spec.accesses) {
@@ -353,12 +351,7 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
     for (const Access& l : like.accesses) baseMax.push_back(es_.treeMaxOf(base, l.res));
     // A compare-exchange's mode is its outcome after the write it reads here, which need not be like's.
     const bool cas = casByOutcome(like);
-    uint64_t casWords[2] = {};
-    if (cas)
-        for (size_t i = 0; i < like.accesses.size(); ++i) casWords[i] = like.accesses[i].res.addr();
-    const Mode casMode = cas && casFailsAfter(like.label, std::span(casWords, like.accesses.size()), std::span(baseMax))
-                             ? Mode::Read
-                             : Mode::Write;
+    const Mode casMode = cas && casFailsAfter(like.label, like.accesses, baseMax) ? Mode::Read : Mode::Write;
     auto modeOf = [&](size_t i) { return cas ? casMode : like.accesses[i].mode; };
     ReaderGroups& optional = mkOptional_;
     optional.clear();

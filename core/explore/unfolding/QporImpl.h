@@ -368,13 +368,13 @@ private:
                k == model::EventKind::ThreadCreate;
     }
     // CompareExchange.cpp
-    // The compare-exchange `label`, reading each of its words (1 or 2: `words`) as the history ending at that word's
-    // write `parents[i]` (null: none) left it, finds a value other than it expects. False when the history does not
+    // The compare-exchange `label`, reading each of its words (1 or 2: the resources of `accesses`) as the history
+    // ending at that word's write `parents[i]` (null: none) left it, finds a value other than it expects. False when the history does not
     // tell (a copy, a free, a section's library store, a realloc's copy, a stack word nobody wrote), which takes the
     // compare-exchange as a write (sound: a failed one writes back what it read) and sets casUnknown_. With `walk`
     // the bytes a write leaves alone are looked up in the writes before it (a memset, then a store of one byte);
     // without, each parent must hold every byte.
-    bool casFailsAfter(const model::Event& label, std::span<const uint64_t> words, std::span<UEvent* const> parents,
+    bool casFailsAfter(const model::Event& label, std::span<const Access> accesses, std::span<UEvent* const> parents,
                        bool walk = true) const;
     // The bytes of `label` in word `word` as the history ending at `parent` left them, or'ed into `value` (byte a at
     // bit 8·(a − label.addr)); false when they are not known (casFailsAfter).
@@ -383,10 +383,9 @@ private:
     // word, the word's history below `earlier` tells; with two, the other word's parent at that placement is not
     // known here, so `earlier` must hold all its bytes (an 8-byte store).
     bool casFailsAt(const UEvent& e, UEvent* earlier) const {
-        const size_t n = e.accesses.size();
-        const uint64_t words[2] = {e.accesses[0].res.addr(), e.accesses[n - 1].res.addr()};
         UEvent* const parents[2] = {earlier, earlier};
-        return casFailsAfter(e.label, std::span(words, n), std::span(parents, n), /*walk=*/n == 1);
+        const size_t n = e.accesses.size();
+        return casFailsAfter(e.label, e.accesses, std::span(parents, n), /*walk=*/n == 1);
     }
 
     // Alternatives.cpp
