@@ -39,7 +39,7 @@ exploration:
   --time-limit=SECONDS   stop after this long (the verdict is then bounded)
   --warm-runs=N          benchmarks: explore N times first and report the next run, timed in a warm
                          process (stats.warm_runs); each run has the whole time limit
-  --timed-runs=N         benchmarks: then time N explorations and report the median elapsed_ms
+  --timed-runs=N         benchmarks: then time N explorations (up to 100000) and report the median elapsed_ms
                          (stats.timed_runs) with the last one's result
   --nondet=LIST          values of __VERIFIER_nondet_* (default 0,1); e.g. 0,1,2 or -2..3
   --stop-on-first        stop at the first error
@@ -158,10 +158,10 @@ std::optional<std::string> parseCheckArgs(const std::vector<std::string>& args, 
         } else if (a.rfind("--max-executions=", 0) == 0) {
             if (!numberOpt(req.options.maxExecutions)) return "bad value in " + a;
         } else if (a.rfind("--warm-runs=", 0) == 0) {
-            if (!numberOpt(req.warmRuns) || req.warmRuns > 1000) return "bad value in " + a + " (0 to 1000)";
+            if (!numberOpt(req.warmRuns) || req.warmRuns > 100000) return "bad value in " + a + " (0 to 100000)";
         } else if (a.rfind("--timed-runs=", 0) == 0) {
-            if (!numberOpt(req.timedRuns) || req.timedRuns < 1 || req.timedRuns > 1000)
-                return "bad value in " + a + " (1 to 1000)";
+            if (!numberOpt(req.timedRuns) || req.timedRuns < 1 || req.timedRuns > 100000)
+                return "bad value in " + a + " (1 to 100000)";
         } else if (a.rfind("--max-errors=", 0) == 0) {
             if (!numberOpt(req.options.maxErrors) || req.options.maxErrors == 0) return "bad value in " + a;
         } else if (a.rfind("--time-limit=", 0) == 0) {
