@@ -307,3 +307,86 @@ int main(void) {
     EXPECT_EQ(q.stats.ssb, 0u);
     EXPECT_EQ(q.stats.extra.at("cas_unknown"), 0.0);
 }
+
+// A section with many runs at one history: six nondet bits drawn inside it, 64 runs, each writing x its value; a
+// second thread's section reads x. By hand, with dfs's events: the reader after the writer, 64 traces (y = x = v);
+// before it, 64 (y = 0, x = v) — 128 traces, 127 final states ((0, 0) is both). The 64 runs are siblings, each an
+// explored maximal configuration: where each sibling had the section's runs executed again — to make en(C) at every
+// choice of the node, and to place the reader before it — qpor executed 257 × 64 runs (quadratic: eight bits took
+// 0.5 s where dfs takes 24 ms, ten bits minutes). Now a node's en(C) is reused while the sections' sites know the
+// same, and a placement's runs are executed once at its history: four times the runs.
+TEST(QporSections, ASectionsRunsAreExecutedOncePerHistory) {
+    const std::string src = R"(#include <pthread.h>
+void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void); _Bool __VERIFIER_nondet_bool(void);
+int x, y;
+void *writer(void *arg) {
+  __VERIFIER_atomic_begin();
+  int v = 0;
+  for (int i = 0; i < 6; i++) v = 2 * v + __VERIFIER_nondet_bool();
+  x = v;
+  __VERIFIER_atomic_end();
+  return 0;
+}
+void *reader(void *arg) { __VERIFIER_atomic_begin(); y = x; __VERIFIER_atomic_end(); return 0; }
+int main(void) {
+  pthread_t h[2];
+  pthread_create(&h[0], 0, writer, 0);
+  pthread_create(&h[1], 0, reader, 0);
+  pthread_join(h[0], 0);
+  pthread_join(h[1], 0);
+  return 0;
+})";
+    skein::test::Options o;
+    o.algorithm = "dfs";
+    const auto dfs = checkSource(src, o);
+    skein::test::expectCompleteExploration(dfs, skein::report::Verdict::Safe, {}, dfs.stats.executions, 127);
+    ASSERT_EQ(*dfs.stats.mazurkiewiczTraces, 128u);
+    o.algorithm = "qpor";
+    const auto q = checkSource(src, o);
+    skein::test::expectCompleteExploration(q, skein::report::Verdict::Safe, {}, 128, 127);
+    EXPECT_EQ(q.stats.ssb, 0u);
+    EXPECT_LE(q.stats.extra.at("section_runs"), 8.0 * 64); // 4 × 64 now; 257 × 64 before
+    EXPECT_GE(q.stats.extra.at("section_runs"), 2.0 * 64); // at least both orders' en(C) ran them all
+}
+
+// A section that reads, placed without replay (one run wherever it is, the same accesses), stores a value that depends
+// on where it is placed: t1's `x1 = x0 + 1` stores 1 before main's section and 2 after it. Its placement before main's
+// section once took over the values of the event it was placed from, and a compare-exchange of x1 placed after it was
+// taken to fail where it succeeds — "internal: a compare-exchange taken to fail succeeded", the long differential run
+// with everything in sections, seed 20262062. By hand, with dfs's events: t1's section before or after main's (2) times
+// the order of x1's three accesses — t0's write, t1's section, t2's compare-exchange (6) — 12 traces; final
+// (x1, r) = (2, 1), (3, 1), (1, 0), (2, 0), (3, 0): 5.
+TEST(QporSections, APlacedSectionThatReadsStoresItsOwnValues) {
+    const std::string src = R"(#include <pthread.h>
+void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);
+int x0, x1, r;
+void *t0(void *arg) { x1 = 3; return 0; }
+void *t1(void *arg) { __VERIFIER_atomic_begin(); x1 = x0 + 1; __VERIFIER_atomic_end(); return 0; }
+void *t2(void *arg) { r = __sync_bool_compare_and_swap(&x1, 1, 2); return 0; }
+int main(void) {
+  pthread_t h[3];
+  pthread_create(&h[0], 0, t0, 0);
+  pthread_create(&h[1], 0, t1, 0);
+  pthread_create(&h[2], 0, t2, 0);
+  __VERIFIER_atomic_begin(); x0 = 1; __VERIFIER_atomic_end();
+  for (int i = 0; i < 3; i++) pthread_join(h[i], 0);
+  return 0;
+})";
+    skein::test::Options o;
+    o.explore.detectRaces = false;
+    const auto dfs = checkSource(src, o);
+    ASSERT_EQ(*dfs.stats.mazurkiewiczTraces, 12u);
+    ASSERT_EQ(dfs.stats.finalStates, 5u);
+    o.algorithm = "qpor";
+    for (const char* mode : {"optimal", "k2", "sdpor"}) {
+        SCOPED_TRACE(mode);
+        o.explore.alt = mode;
+        const auto q = checkSource(src, o);
+        ASSERT_FALSE(q.explorerLimit) << *q.explorerLimit;
+        skein::test::expectCompleteExploration(q, skein::report::Verdict::Safe, {}, q.stats.executions, 5);
+        EXPECT_GE(q.stats.executions, 12u);
+        if (std::string(mode) == "optimal") {
+            EXPECT_EQ(q.stats.executions, 12u);
+        }
+    }
+}

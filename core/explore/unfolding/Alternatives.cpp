@@ -37,31 +37,6 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         for (size_t j = dl.size(); j-- > 0 && selected.size() < k;) selected.push_back(dl[j]);
     }
 
-    // [x] ∩ D ≠ ∅, for x compatible with C: every event of D was explored from a prefix of C, so its thread
-    // predecessor is in C; one whose thread C has gone past conflicts with C. So in each thread t in which x goes
-    // beyond C, the only event of D that x can contain is its first event there (the one after C's last event of
-    // t): one ancestor query per thread instead of a causality test per event of D.
-    auto excluded = [&](UEvent* x) {
-        if (es_.conflictsWith(x, F_)) return true; // [x] ∪ C is not a configuration
-        const auto tmax = x->summary.tmax();
-        for (ThreadId t = 0; t < tmax.size(); ++t) {
-            UEvent* m = tmax[t];
-            if (!m || m->inC) continue;
-            const UEvent* last = F_.threadMax(t);
-            uint32_t depth = last ? last->tnode.depth + 1 : 1;
-            const UEvent* first = ownerOf(ancestorAtDepth(&m->tnode, depth, es_.step()));
-            if (first && first->inD) return true;
-        }
-        return false;
-    };
-    std::vector<std::vector<UEvent*>>& spikes = altSpikes_;
-    if (spikes.size() < k) spikes.resize(k);
-    for (size_t i = 0; i < k; ++i) spikes[i].clear();
-    // optimal: an event of D already in conflict with C needs nothing of J (C itself holds its conflict), so it
-    // gets no spike (its spike would offer the event of C it conflicts with; any J satisfies it).
-    std::vector<char>& satisfied = altSatisfied_;
-    satisfied.assign(k, 0);
-    bool empty = false;
     // Another outcome of e's own action at the same history (a nondet value, a run of an atomic section: same thread,
     // predecessors and accesses, another choice) is in conflict with every event of e's spike: such an event x is
     // another outcome of the action (then also of d's, x ∉ D), or a sibling of e in a resource tree, or a read or
@@ -79,8 +54,41 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         }
         return true;
     };
+    // [x] ∩ D ≠ ∅, for x compatible with C: every event of D was explored from a prefix of C, so its thread
+    // predecessor is in C; one whose thread C has gone past conflicts with C. So in each thread t in which x goes
+    // beyond C, the only event of D that x can contain is its first event there (the one after C's last event of
+    // t): one ancestor query per thread instead of a causality test per event of D.
+    // The test against D first: it is a few ancestor queries where the one against C looks up the resources' trees.
+    // Another outcome x of e's action needs neither: [x] \ {x} = [e] \ {e} ⊆ C, and x is in conflict with no event of
+    // C, as e is not (e was enabled at C: x's thread and resource siblings and the reads it overwrites are e's, and
+    // none of them is in C) — so only x itself can be in D. The spike of one of an action's many outcomes (a
+    // section's runs, 2^10 for one drawing ten nondet bits) is mostly such siblings.
+    auto excluded = [&](UEvent* x) {
+        if (x->inD) return true;
+        if (outcomeOfE(x)) return false;
+        const auto tmax = x->summary.tmax();
+        for (ThreadId t = 0; t < tmax.size(); ++t) {
+            UEvent* m = tmax[t];
+            if (!m || m->inC) continue;
+            const UEvent* last = F_.threadMax(t);
+            uint32_t depth = last ? last->tnode.depth + 1 : 1;
+            const UEvent* first = ownerOf(ancestorAtDepth(&m->tnode, depth, es_.step()));
+            if (first && first->inD) return true;
+        }
+        return es_.conflictsWith(x, F_); // [x] ∪ C is not a configuration
+    };
+    std::vector<std::vector<UEvent*>>& spikes = altSpikes_;
+    if (spikes.size() < k) spikes.resize(k);
+    for (size_t i = 0; i < k; ++i) spikes[i].clear();
+    // optimal: an event of D already in conflict with C needs nothing of J (C itself holds its conflict), so it
+    // gets no spike (its spike would offer the event of C it conflicts with; any J satisfies it).
+    std::vector<char>& satisfied = altSatisfied_;
+    satisfied.assign(k, 0);
+    bool empty = false;
     for (size_t i = 0; i < k && !empty; ++i) {
-        if (i > 0 && ((altK_ == 0 && es_.conflictsWith(selected[i], F_)) || outcomeOfE(selected[i]))) {
+        // (The outcome test first: D holds every outcome of the action explored so far, and the test against C
+        // looks up the resources' trees — R of them per alternative, for R outcomes, made the comb quadratic.)
+        if (i > 0 && (outcomeOfE(selected[i]) || (altK_ == 0 && es_.conflictsWith(selected[i], F_)))) {
             satisfied[i] = 1;
             continue;
         }
@@ -98,11 +106,16 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         ++altFailures_;
         return std::nullopt;
     }
+    // Deterministic order: events created first first. With a single spike to take an event from, the search takes
+    // its first: the one created first, found without sorting the spike (one per alternative, each as long as the
+    // action's outcomes when they are many).
+    const size_t toFill = size_t(std::count(satisfied.begin(), satisfied.begin() + k, 0));
+    auto byId = [](UEvent* a, UEvent* b) { return a->id < b->id; };
     for (size_t i = 0; i < k; ++i) {
         std::vector<UEvent*>& s = spikes[i];
         combSpikeEvents_ += s.size();
-        // Deterministic order: events created first first.
-        std::sort(s.begin(), s.end(), [](UEvent* a, UEvent* b) { return a->id < b->id; });
+        if (toFill > 1) std::sort(s.begin(), s.end(), byId);
+        else if (!satisfied[i] && !s.empty()) std::iter_swap(s.begin(), std::min_element(s.begin(), s.end(), byId));
     }
     // Step 4: a combination of pairwise non-conflicting events (depth-first over the spikes).
     std::vector<UEvent*> combo;

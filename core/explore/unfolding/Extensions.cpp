@@ -197,13 +197,25 @@ UEvent* QporExplorer::reusableEnabled(size_t depth, ThreadId t, uint32_t choice,
 const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
     Node& node = stack_[depth];
     std::vector<UEvent*>& en = node.en; // in place: the child reuses it (reusableEnabled)
-    if (node.enKnown) {
+    if (node.enKnown && (!node.enSections || node.enSectionsVersion == sectionsVersion_)) {
         // The node chooses again after Alt (Alg. 1, line 12 calls Explore(C, D', J) on the same C): en(C) is what it
         // was, the same events (unique by their histories, and kept from collection as a live node's en). Only U may
-        // have lost them in a pruning since, with the placements of blocked acquires (remade unless still there).
+        // have lost them in a pruning since, with the placements of blocked acquires (remade unless still there) and
+        // of sections that have no event at C. An atomic section's events are the same as long as its site knows
+        // the same (the same runs from the same state, made into the same events); before, they were made again at
+        // every choice — each of a section's R runs is one, so its R runs were enumerated R times.
         for (UEvent* e : en) es_.addToU(e);
-        for (ThreadId t = 0; t < ex_.numThreads(); ++t)
-            if (ex_.thread(t).state == exec::ThreadState::BlockedLock) blockedPlacements(t);
+        for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
+            const exec::ThreadView& v = ex_.thread(t);
+            if (v.state == exec::ThreadState::BlockedLock) {
+                blockedPlacements(t);
+            } else if (node.enSections && v.state == exec::ThreadState::Ready && ex_.enabled(t) &&
+                       ex_.inAtomicSection(t) &&
+                       std::none_of(en.begin(), en.end(), [&](const UEvent* e) { return e->thread == t; })) {
+                sectionPlacementsWithoutEvent(t);
+            }
+            if (unsupported_ || footprintGrew_) return en;
+        }
         enReused_ += en.size();
         return en;
     }
@@ -248,7 +260,9 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
         sections = sections || ex_.inAtomicSection(t);
         blockedPlacements(t);
     }
-    node.enKnown = !sections && !unsupported_ && !footprintGrew_;
+    node.enKnown = !unsupported_ && !footprintGrew_;
+    node.enSections = sections;
+    node.enSectionsVersion = sectionsVersion_;
     return en;
 }
 
@@ -412,8 +426,13 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
             e = es_.findOrCreate(spec, &created);
             if (created) ++cexEvents_;
             e->section = like.section;
-            // A section placed without replay runs as it did where it was made (it reads nothing: variesByHistory).
-            if (e->section && like.id)
+            // A section placed without replay has one run wherever it is placed, with the same accesses
+            // (variesByHistory), but the values it stores are its run's there only if it reads nothing: `x1 = x0 + 1`
+            // stores another value where x0 has another. Those of one that reads stay unknown here (casFailsAfter
+            // then takes a compare-exchange reading them as a write): copied, a compare-exchange placed after it was
+            // taken to fail where it succeeded — an internal error (the long differential run, seed 20262062).
+            auto site = e->section && like.id ? sections_->find(like.label.loc) : sections_->end();
+            if (site != sections_->end() && !site->second.runsRead)
                 if (auto w = sectionWrites_.find(like.id); w != sectionWrites_.end())
                     sectionWrites_.try_emplace(e->id, w->second);
         }

@@ -295,6 +295,7 @@ void QporExplorer::prune() {
         // Placements may have left U: make them again (the blocked acquires', and executed events' cexp).
         blockedWalks_.clear();
         es_.clearPlaced();
+        sectionPlacementsMade_.clear();
     }
     if (kTrace) std::fprintf(stderr, "prune: U %zu, dropped %zu\n", es_.uSize() + drop.size(), drop.size());
     // Amortised: the next pruning when U has doubled — quadrupled when this one freed little, eightfold when it freed
@@ -371,6 +372,7 @@ void QporExplorer::popNode() {
     st.extra["ms_cex"] = phase_.ms(PhaseClock::Cex, st.elapsedMs);
     st.extra["ms_other"] = phase_.ms(PhaseClock::Other, st.elapsedMs);
     st.extra["section_restarts"] = restarts_;
+    st.extra["section_runs"] = double(sectionRuns_); // runs of atomic sections executed to learn their events
     st.extra["segment_restarts"] = segments_->restarts(); // of the attempts so far: this one is the last
     st.extra["segmented_objects"] = double(segments_->segmentedObjects());
 }

@@ -106,6 +106,10 @@ private:
         std::vector<uint32_t> inner;    // an atomic section: the outcomes of its further steps (thread decision.thread)
         std::vector<UEvent*> en;        // en(C_d) as last computed here (reused by the child: enabledEvents)
         bool enKnown = false;           // en holds en(C_d), to be reused when this node chooses again (after Alt)
+        // en(C_d) has an atomic section's events, made with what its site knew at this sectionsVersion_: reused
+        // only while the sites know the same (enabledEvents).
+        bool enSections = false;
+        uint64_t enSectionsVersion = 0;
         std::vector<ThreadId> autoSteps; // joins, exits, creates taken after e, each by its thread (autoSteps)
         void reset() { // as a new node, keeping the vectors' capacity
             e = nullptr;
@@ -116,6 +120,7 @@ private:
             inner.clear();
             en.clear();
             enKnown = false;
+            enSections = false;
             autoSteps.clear();
         }
     };
@@ -239,6 +244,21 @@ private:
         UEvent* top = nullptr;
     };
     std::vector<BlockedWalk> blockedWalks_;
+    // Atomic sections: bumped whenever a site learns something (observeSite), which changes the events made for it
+    // from then on; what was made at an older version is made again (enabledEvents, sectionPlacements).
+    uint64_t sectionsVersion_ = 0;
+    uint64_t sectionRuns_ = 0; // runs of atomic sections executed to learn their events (sectionRunsAt)
+    // The histories where a section's placements were made (sectionPlacements), each by its key — the thread, the
+    // site, pt, the causes, the accesses and the history's events, events by id — while
+    // U keeps what they added and the sites know the same: the runs of one section at one history are siblings that
+    // share their placements, which each of them made again — every run of the section each time, quadratic in
+    // its runs (a section drawing 8 nondet bits: 256 runs, 512 executions, 0.5 s where dfs takes 24 ms).
+    struct KeyHash {
+        size_t operator()(const std::vector<uint64_t>& k) const { return size_t(EventIndex::fingerprint(k).hash); }
+    };
+    std::unordered_set<std::vector<uint64_t>, KeyHash> sectionPlacementsMade_;
+    uint64_t sectionPlacementsVersion_ = 0; // sectionsVersion_ when they were made
+    std::vector<uint64_t> sectionKeyScratch_;
     std::vector<ThreadId> blockedScratch_; // enabledEvents: the threads blocked on a mutex at C
 
     // Statistics.
@@ -308,6 +328,7 @@ private:
                        std::vector<UEvent*>* lastOf = nullptr);
     std::vector<UEvent*> replayLast_; // sectionPlacements' scratch: replayHistory's lastOf
     void sectionPlacements(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds);
+    void sectionPlacementsAt(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds);
     void runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const;
     void runAccessesOf(const SectionRun& r, const SectionSite& site, std::vector<Access>& out) const;
     std::vector<Access> runAccessScratch_;     // atomicSectionEvents'

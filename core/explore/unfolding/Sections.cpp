@@ -152,6 +152,7 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
         }
     };
     run(run, from.clone());
+    sectionRuns_ += out.runs.size();
     return out;
 }
 
@@ -175,8 +176,10 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
     }
     // A site that starts to read changes how its events are made only where its runs differ (variesByHistory).
     auto reads = [](const SectionRun& r) { return r.reads; };
+    bool learned = false; // something changed that need not start the exploration over
     if (!site.runsRead && std::any_of(runs.runs.begin(), runs.runs.end(), reads)) {
         site.runsRead = true;
+        learned = true;
         changed = changed || site.runAccesses;
     }
     // Runs that differ — in what they touch (`if (x == 0) x = 1;`, `if (c) x = 1; else y = 1;`, a lock taken in one
@@ -194,6 +197,7 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
             site.holdsMutex = true; // placements made as if it released its mutexes may not exist
             changed = true;
         }
+    if (changed || learned) ++sectionsVersion_; // what was made with the old knowledge is made again
     bool restart = changed && site.used;
     if (restart) footprintGrew_ = true; // run() stops; explore() starts over
     return !restart;
@@ -470,6 +474,28 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
 // A section with several runs, or one that may block, placed at the history [preds] (spec names it, with `like`'s
 // run): every run it has there, each an event with the site's footprint — none when every run blocks there.
 void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds) {
+    // Made already at this history, with these causes and accesses (a sibling's placement: another run of the same
+    // section at the same history): the same runs, the same events, still in U. By event ids, never reused.
+    if (sectionPlacementsVersion_ != sectionsVersion_) {
+        sectionPlacementsMade_.clear();
+        sectionPlacementsVersion_ = sectionsVersion_;
+    }
+    std::vector<uint64_t>& key = sectionKeyScratch_;
+    auto id = [](const UEvent* e) { return e ? e->id + 1 : 0; };
+    key.assign({like.thread, like.label.loc, id(spec.pt), spec.baseCauses, spec.causes.size()});
+    for (const UEvent* c : spec.causes) key.push_back(id(c));
+    for (const Access& a : spec.accesses) key.insert(key.end(), {a.res.key, uint64_t(a.mode), id(a.parent)});
+    const size_t predsAt = key.size();
+    for (const UEvent* p : preds) key.push_back(id(p));
+    std::sort(key.begin() + predsAt, key.end());
+    if (sectionPlacementsMade_.contains(key)) return;
+    std::vector<uint64_t> made = key;
+    sectionPlacementsAt(like, spec, preds);
+    if (!footprintGrew_ && !unsupported_ && sectionPlacementsVersion_ == sectionsVersion_)
+        sectionPlacementsMade_.insert(std::move(made));
+}
+
+void QporExplorer::sectionPlacementsAt(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds) {
     if (!scratch_) scratch_ = std::make_unique<exec::Executor>(prog_, opts_.exec);
     std::vector<UEvent*>& lastOf = replayLast_;
     if (!replayHistory(preds, *scratch_, &lastOf) || like.thread >= scratch_->numThreads() ||
