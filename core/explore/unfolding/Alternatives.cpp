@@ -77,6 +77,28 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         }
         return es_.conflictsWith(x, F_); // [x] ∪ C is not a configuration
     };
+    // optimal, when e is one of several outcomes of its action (a nondet value, a run of an atomic section): another
+    // outcome x not in D is an alternative by itself when it is in conflict with every event of D that C is not —
+    // it is with the action's other outcomes, siblings all; [x] ∪ C = C ∪ {x} is a configuration (above, `excluded`).
+    // Any alternative will do (Alg. 1 explores each maximal configuration once whichever it is given), and this one
+    // needs no spike: the comb's spike of e holds every outcome of the action, so an action with R outcomes cost R
+    // comb events at each of its R alternatives (a section drawing 10 nondet bits: 10^6 spike events). The outcome
+    // taken is the one created first, as the comb's would be among them.
+    if (altK_ == 0) {
+        const UEvent* e = selected[0];
+        const bool outcomes = e->label.kind == model::EventKind::Nondet ||
+                              e->label.kind == model::EventKind::CondSignal || e->sectionRuns;
+        UEvent* next = nullptr;
+        if (outcomes)
+            es_.forEachThreadSuccessor(e->pt, e->thread, [&](UEvent* x) {
+                if (x->inU && !x->inD && (!next || x->id < next->id) && outcomeOfE(x)) next = x;
+            });
+        for (size_t i = 1; next && i < k; ++i) {
+            const UEvent* d = selected[i];
+            if (!outcomeOfE(d) && !es_.conflictsWith(d, F_) && !es_.conflict(next, d)) next = nullptr;
+        }
+        if (next) return std::vector<UEvent*>{next};
+    }
     std::vector<std::vector<UEvent*>>& spikes = altSpikes_;
     if (spikes.size() < k) spikes.resize(k);
     for (size_t i = 0; i < k; ++i) spikes[i].clear();

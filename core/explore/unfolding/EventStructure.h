@@ -145,6 +145,13 @@ public:
     }
     // a # b.
     bool conflict(const UEvent* a, const UEvent* b) const;
+    // The events of thread t whose thread predecessor is pt (the thread's first events when pt is null): the
+    // outcomes of an action at a history are among them.
+    template <class F> void forEachThreadSuccessor(const UEvent* pt, ThreadId t, F f) const {
+        const EventList* list = pt ? &pt->threadChildren : t < threadRoots_.size() ? &threadRoots_[t] : nullptr;
+        if (list)
+            for (UEvent* x : *list) f(x);
+    }
     // [e] ∪ C is not a configuration.
     bool conflictsWith(const UEvent* e, const Frontier& c) const;
     // An event of C in conflict with e, or null when [e] ∪ C is a configuration.

@@ -276,8 +276,43 @@ void QporExplorer::recordMaximal() {
     }
 }
 
-// U := U ∩ Q_{C,D} (Alg. 1, line 13): keep C, D and the events in conflict with C ∪ D; then free what no kept
-// event's history needs. Amortised: only when U has doubled since the last pruning.
+// Takes out of `drop` every event in the history of an event of U that stays. The paper's Alt takes from U every
+// event in conflict with an event of D; the comb takes only those in immediate conflict (Alternatives.cpp), which
+// for an event of U in conflict with d lie in its history — so that history must stay in U with it. An event in
+// conflict with C ∪ D whose history left U made an alternative unreachable: t2's load of a before t1's RMW stayed
+// (in conflict with the RMW in C) while its history — t2's read of t3's write, itself in conflict with t2's other
+// read only later added to D — left, and pruning at every return lost a trace (the long differential run, seed
+// 31415926; QporPrune.TheHistoriesOfKeptEventsStayInU).
+void QporExplorer::keepHistories(std::vector<UEvent*>& drop) {
+    if (drop.empty()) return;
+    for (UEvent* x : drop) x->marked = true; // to drop, unless a kept event's history has it
+    std::vector<UEvent*> todo;
+    es_.forEachInU([&](UEvent* y) {
+        if (!y->marked) todo.push_back(y);
+    });
+    const uint64_t visited = ++stamp_;
+    while (!todo.empty()) {
+        UEvent* y = todo.back();
+        todo.pop_back();
+        forEachPredecessor(*y, [&](UEvent* p) {
+            if (p->stamp != visited) {
+                p->stamp = visited;
+                p->marked = false;
+                todo.push_back(p);
+            }
+            return true;
+        });
+    }
+    std::erase_if(drop, [](UEvent* x) {
+        const bool kept = !x->marked;
+        x->marked = false; // the collection's mark, clear again
+        return kept;
+    });
+}
+
+// U := U ∩ Q_{C,D} (Alg. 1, line 13): keep C, D and the events in conflict with C ∪ D, with their histories
+// (keepHistories); then free what no kept event's history needs. Amortised: only when U has doubled since the last
+// pruning.
 void QporExplorer::prune() {
     if (es_.uSize() < pruneThreshold_) return;
     phase_.enter(PhaseClock::Other); // until the parent's Alt
@@ -290,6 +325,7 @@ void QporExplorer::prune() {
             if (es_.conflict(x, d)) return;
         drop.push_back(x);
     });
+    keepHistories(drop);
     for (UEvent* x : drop) es_.removeFromU(x);
     if (!drop.empty()) {
         // Placements may have left U: make them again (the blocked acquires', and executed events' cexp).
@@ -297,7 +333,11 @@ void QporExplorer::prune() {
         es_.clearPlaced();
         sectionPlacementsMade_.clear();
     }
-    if (kTrace) std::fprintf(stderr, "prune: U %zu, dropped %zu\n", es_.uSize() + drop.size(), drop.size());
+    if (kTrace) {
+        std::fprintf(stderr, "prune: U %zu, dropped %zu:", es_.uSize() + drop.size(), drop.size());
+        for (UEvent* x : drop) std::fprintf(stderr, " %s", show(x).c_str());
+        std::fprintf(stderr, "\n");
+    }
     // Amortised: the next pruning when U has doubled — quadrupled when this one freed little, eightfold when it freed
     // nothing (on programs where nearly every event stays in conflict with C ∪ D — lastwriter, lockcnt — the scan
     // costs more than it saves: it was 8 % of lastwriter N=7).

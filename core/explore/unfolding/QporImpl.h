@@ -277,6 +277,7 @@ private:
     void recordMaximal();
     void reportCounters(report::Stats& st) const; // U's and the phases' counters into st.extra
     void prune();
+    void keepHistories(std::vector<UEvent*>& drop);
 
     // Extensions.cpp
     const std::vector<UEvent*>& enabledEvents(size_t depth);
