@@ -13,12 +13,74 @@
 
 namespace skein::explore::unfolding {
 
+// optimal, when e is one of several outcomes of its action (a nondet value, a run of an atomic section, the waiter a
+// signal wakes): another outcome x not in D is an alternative by itself when it is in conflict with every event of D
+// that C is not — it is with the action's other outcomes, siblings all, and [x] ∪ C = C ∪ {x} is a configuration
+// ([x] \ {x} = [e] \ {e} ⊆ C, and x has e's siblings and parents: `excluded` in alternative()). Any alternative
+// will do (Alg. 1 explores each maximal configuration once whichever it is given), and this one needs no spike: the
+// comb's spike of e holds every other outcome, so an action with R outcomes cost R comb events at each of its R
+// alternatives (a section drawing 10 nondet bits: 10^6). Null when there is none, or when some event of D needs more:
+// the comb decides then (and finds any outcome this skipped).
+// Linear in neither the outcomes nor D when the node's last alternative was the same action's: the scan of the
+// thread's successors goes on from where it stopped (they are in the order they were made — ids ascending — until a
+// pruning unlinks some), and what it found satisfied then still is: an event of D in conflict with e is in conflict
+// with another outcome of e's action too (a conflict with e comes from e's history, which they share, or from a
+// sibling of e in a tree or around a write, which is theirs as well), so only what D gained since — e — is looked at.
+std::optional<std::vector<UEvent*>> QporExplorer::nextOutcome() {
+    Node& n = stack_.back();
+    UEvent* e = n.e;
+    if (!e || n.Dlocal.empty() || n.Dlocal.back() != e) return std::nullopt;
+    if (e->label.kind != model::EventKind::Nondet && e->label.kind != model::EventKind::CondSignal && !e->sectionRuns)
+        return std::nullopt;
+    const EventList* successors = es_.threadSuccessors(e->pt, e->thread);
+    if (!successors) return std::nullopt;
+    auto outcome = [&](const UEvent* d) { // another outcome of e's action (or e)
+        if (d->thread != e->thread || d->pt != e->pt || d->label.kind != e->label.kind ||
+            d->label.addr != e->label.addr || d->causes != e->causes || d->accesses.size() != e->accesses.size())
+            return false;
+        for (size_t j = 0; j < d->accesses.size(); ++j) {
+            const Access &p = d->accesses[j], &q = e->accesses[j];
+            if (p.res != q.res || p.mode != q.mode || p.parent != q.parent) return false;
+        }
+        return true;
+    };
+    const bool resume = n.outcomeNext == e && n.outcomeEpoch == pruneEpoch_;
+    UEvent* next = nullptr;
+    size_t at = 0;
+    for (size_t i = resume ? n.outcomeCursor : 0; i < successors->size(); ++i) {
+        UEvent* x = (*successors)[i];
+        if (!x->inU || x->inD || (next && x->id > next->id) || !outcome(x)) continue;
+        next = x, at = i;
+        if (resume) break; // the first after the last taken: ids ascend
+    }
+    if (!next) return std::nullopt;
+    auto satisfied = [&](const UEvent* d) {
+        return outcome(d) || es_.conflictsWith(d, F_) || es_.conflict(next, d);
+    };
+    if (resume) {
+        for (size_t i = n.outcomeVerified; i < n.Dlocal.size(); ++i)
+            if (!satisfied(n.Dlocal[i])) return std::nullopt;
+    } else {
+        for (uint32_t j : stack_.dNodes())
+            for (const UEvent* d : stack_[j].Dlocal)
+                if (!satisfied(d)) return std::nullopt;
+    }
+    n.outcomeNext = next;
+    n.outcomeCursor = at + 1;
+    n.outcomeVerified = n.Dlocal.size();
+    n.outcomeEpoch = pruneEpoch_;
+    return std::vector<UEvent*>{next};
+}
+
 std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     phase_.enter(PhaseClock::Comb); // until the next phase: the node's en(C), or the pop
     ++alternatives_;
     // A quick no: every event of an alternative J goes beyond C, so J ∪ C contains an event of en(C) (the first
     // event of J's in some thread: the one event of that thread whose history lies in C and that is compatible
     // with C — the executor's enabled event). When all of en(C) is in D, every candidate contains an event of D.
+    // (An outcome nextOutcome finds is in en(C) and not in D: it goes first, as the test below is linear in en(C).)
+    if (altK_ == 0)
+        if (auto J = nextOutcome()) return J;
     const std::vector<UEvent*>& en = stack_.back().en;
     if (std::all_of(en.begin(), en.end(), [](const UEvent* x) { return x->inD > 0; })) {
         ++altFailures_;
@@ -77,28 +139,6 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         }
         return es_.conflictsWith(x, F_); // [x] ∪ C is not a configuration
     };
-    // optimal, when e is one of several outcomes of its action (a nondet value, a run of an atomic section): another
-    // outcome x not in D is an alternative by itself when it is in conflict with every event of D that C is not —
-    // it is with the action's other outcomes, siblings all; [x] ∪ C = C ∪ {x} is a configuration (above, `excluded`).
-    // Any alternative will do (Alg. 1 explores each maximal configuration once whichever it is given), and this one
-    // needs no spike: the comb's spike of e holds every outcome of the action, so an action with R outcomes cost R
-    // comb events at each of its R alternatives (a section drawing 10 nondet bits: 10^6 spike events). The outcome
-    // taken is the one created first, as the comb's would be among them.
-    if (altK_ == 0) {
-        const UEvent* e = selected[0];
-        const bool outcomes = e->label.kind == model::EventKind::Nondet ||
-                              e->label.kind == model::EventKind::CondSignal || e->sectionRuns;
-        UEvent* next = nullptr;
-        if (outcomes)
-            es_.forEachThreadSuccessor(e->pt, e->thread, [&](UEvent* x) {
-                if (x->inU && !x->inD && (!next || x->id < next->id) && outcomeOfE(x)) next = x;
-            });
-        for (size_t i = 1; next && i < k; ++i) {
-            const UEvent* d = selected[i];
-            if (!outcomeOfE(d) && !es_.conflictsWith(d, F_) && !es_.conflict(next, d)) next = nullptr;
-        }
-        if (next) return std::vector<UEvent*>{next};
-    }
     std::vector<std::vector<UEvent*>>& spikes = altSpikes_;
     if (spikes.size() < k) spikes.resize(k);
     for (size_t i = 0; i < k; ++i) spikes[i].clear();

@@ -145,12 +145,10 @@ public:
     }
     // a # b.
     bool conflict(const UEvent* a, const UEvent* b) const;
-    // The events of thread t whose thread predecessor is pt (the thread's first events when pt is null): the
-    // outcomes of an action at a history are among them.
-    template <class F> void forEachThreadSuccessor(const UEvent* pt, ThreadId t, F f) const {
-        const EventList* list = pt ? &pt->threadChildren : t < threadRoots_.size() ? &threadRoots_[t] : nullptr;
-        if (list)
-            for (UEvent* x : *list) f(x);
+    // The events of thread t whose thread predecessor is pt (the thread's first events when pt is null), in the
+    // order they were made until a collection unlinks some: the outcomes of an action at a history are among them.
+    const EventList* threadSuccessors(const UEvent* pt, ThreadId t) const {
+        return pt ? &pt->threadChildren : t < threadRoots_.size() ? &threadRoots_[t] : nullptr;
     }
     // [e] ∪ C is not a configuration.
     bool conflictsWith(const UEvent* e, const Frontier& c) const;

@@ -204,12 +204,17 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
         // of sections that have no event at C. An atomic section's events are the same as long as its site knows
         // the same (the same runs from the same state, made into the same events); before, they were made again at
         // every choice — each of a section's R runs is one, so its R runs were enumerated R times.
-        for (UEvent* e : en) es_.addToU(e);
+        // (Only after a pruning that dropped events: each pass is linear in en(C), and a node with an action of R
+        // outcomes chooses R times.)
+        const bool pruned = node.enEpoch != pruneEpoch_;
+        node.enEpoch = pruneEpoch_;
+        if (pruned)
+            for (UEvent* e : en) es_.addToU(e);
         for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
             const exec::ThreadView& v = ex_.thread(t);
             if (v.state == exec::ThreadState::BlockedLock) {
                 blockedPlacements(t);
-            } else if (node.enSections && v.state == exec::ThreadState::Ready && ex_.enabled(t) &&
+            } else if (pruned && node.enSections && v.state == exec::ThreadState::Ready && ex_.enabled(t) &&
                        ex_.inAtomicSection(t) &&
                        std::none_of(en.begin(), en.end(), [&](const UEvent* e) { return e->thread == t; })) {
                 sectionPlacementsWithoutEvent(t);
@@ -261,6 +266,7 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
         blockedPlacements(t);
     }
     node.enKnown = !unsupported_ && !footprintGrew_;
+    node.enEpoch = pruneEpoch_;
     node.enSections = sections;
     node.enSectionsVersion = sectionsVersion_;
     return en;

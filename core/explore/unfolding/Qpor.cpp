@@ -332,6 +332,7 @@ void QporExplorer::prune() {
         blockedWalks_.clear();
         es_.clearPlaced();
         sectionPlacementsMade_.clear();
+        ++pruneEpoch_;
     }
     if (kTrace) {
         std::fprintf(stderr, "prune: U %zu, dropped %zu:", es_.uSize() + drop.size(), drop.size());

@@ -110,6 +110,12 @@ private:
         // only while the sites know the same (enabledEvents).
         bool enSections = false;
         uint64_t enSectionsVersion = 0;
+        uint64_t enEpoch = 0; // pruneEpoch_ when en's events (and the placements made with them) were last put in U
+        // The outcome of e's action that nextOutcome took as the node's last alternative, where its scan of the
+        // thread's successors stopped, how much of Dlocal it found satisfied, and in which pruning epoch.
+        UEvent* outcomeNext = nullptr;
+        size_t outcomeCursor = 0, outcomeVerified = 0;
+        uint64_t outcomeEpoch = 0;
         std::vector<ThreadId> autoSteps; // joins, exits, creates taken after e, each by its thread (autoSteps)
         void reset() { // as a new node, keeping the vectors' capacity
             e = nullptr;
@@ -121,6 +127,7 @@ private:
             en.clear();
             enKnown = false;
             enSections = false;
+            outcomeNext = nullptr;
             autoSteps.clear();
         }
     };
@@ -247,6 +254,7 @@ private:
     // Atomic sections: bumped whenever a site learns something (observeSite), which changes the events made for it
     // from then on; what was made at an older version is made again (enabledEvents, sectionPlacements).
     uint64_t sectionsVersion_ = 0;
+    uint64_t pruneEpoch_ = 0; // prunings that dropped events (and so unlinked some: Node::outcomeCursor)
     uint64_t sectionRuns_ = 0; // runs of atomic sections executed to learn their events (sectionRunsAt)
     // The histories where a section's placements were made (sectionPlacements), each by its key — the thread, the
     // site, pt, the causes, the accesses and the history's events, events by id — while
@@ -277,6 +285,7 @@ private:
     void recordMaximal();
     void reportCounters(report::Stats& st) const; // U's and the phases' counters into st.extra
     void prune();
+    std::optional<std::vector<UEvent*>> nextOutcome(); // Alternatives.cpp
     void keepHistories(std::vector<UEvent*>& drop);
 
     // Extensions.cpp
