@@ -30,20 +30,10 @@ std::optional<std::vector<UEvent*>> QporExplorer::nextOutcome() {
     Node& n = stack_.back();
     UEvent* e = n.e;
     if (!e || n.Dlocal.empty() || n.Dlocal.back() != e) return std::nullopt;
-    if (e->label.kind != model::EventKind::Nondet && e->label.kind != model::EventKind::CondSignal && !e->sectionRuns)
-        return std::nullopt;
+    if (!e->hasOutcomes()) return std::nullopt;
     const EventList* successors = es_.threadSuccessors(e->pt, e->thread);
     if (!successors) return std::nullopt;
-    auto outcome = [&](const UEvent* d) { // another outcome of e's action (or e)
-        if (d->thread != e->thread || d->pt != e->pt || d->label.kind != e->label.kind ||
-            d->label.addr != e->label.addr || d->causes != e->causes || d->accesses.size() != e->accesses.size())
-            return false;
-        for (size_t j = 0; j < d->accesses.size(); ++j) {
-            const Access &p = d->accesses[j], &q = e->accesses[j];
-            if (p.res != q.res || p.mode != q.mode || p.parent != q.parent) return false;
-        }
-        return true;
-    };
+    auto outcome = [&](const UEvent* d) { return e->sameAction(*d); }; // another outcome of e's action (or e)
     const bool resume = n.outcomeNext == e && n.outcomeEpoch == pruneEpoch_;
     UEvent* next = nullptr;
     size_t at = 0;
@@ -105,17 +95,7 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     // write of a word e writes or reads on the same side of the same parent — and d has the same parents, so x is in
     // the same relation to d unless x ≥ d, which the spike excludes ([x] ∩ D = ∅). So d needs no spike of its own:
     // an action with N outcomes costs the comb N spike events per alternative, not N per outcome explored.
-    auto outcomeOfE = [&](const UEvent* d) {
-        const UEvent* e = selected[0];
-        if (d->thread != e->thread || d->pt != e->pt || d->choice == e->choice || d->label.kind != e->label.kind ||
-            d->label.addr != e->label.addr || d->causes != e->causes || d->accesses.size() != e->accesses.size())
-            return false;
-        for (size_t j = 0; j < d->accesses.size(); ++j) {
-            const Access &p = d->accesses[j], &q = e->accesses[j];
-            if (p.res != q.res || p.mode != q.mode || p.parent != q.parent) return false;
-        }
-        return true;
-    };
+    auto outcomeOfE = [&](const UEvent* d) { return d->choice != selected[0]->choice && selected[0]->sameAction(*d); };
     // [x] ∩ D ≠ ∅, for x compatible with C: every event of D was explored from a prefix of C, so its thread
     // predecessor is in C; one whose thread C has gone past conflicts with C. So in each thread t in which x goes
     // beyond C, the only event of D that x can contain is its first event there (the one after C's last event of

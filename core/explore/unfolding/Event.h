@@ -259,6 +259,23 @@ struct UEvent {
         const Access* a = access(r);
         return a && a->mode != Mode::Read;
     }
+    // Its action may have several outcomes at one history, siblings in conflict: a nondet value, the waiter a signal
+    // wakes, the runs of an atomic section that differ.
+    bool hasOutcomes() const {
+        return label.kind == model::EventKind::Nondet || label.kind == model::EventKind::CondSignal || sectionRuns;
+    }
+    // o is an outcome of this event's action at the same history (this event itself included): same thread,
+    // predecessors and accesses; only the choice may differ.
+    bool sameAction(const UEvent& o) const {
+        if (o.thread != thread || o.pt != pt || o.label.kind != label.kind || o.label.addr != label.addr ||
+            o.causes != causes || o.accesses.size() != accesses.size())
+            return false;
+        for (size_t j = 0; j < accesses.size(); ++j) {
+            const Access &p = o.accesses[j], &q = accesses[j];
+            if (p.res != q.res || p.mode != q.mode || p.parent != q.parent) return false;
+        }
+        return true;
+    }
 };
 
 static_assert(sizeof(UEvent) <= 256, "UEvent outgrew jemalloc's 256-byte class: see the comment above it");

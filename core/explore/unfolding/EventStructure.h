@@ -255,8 +255,7 @@ void EventStructure::forEachImmediateConflict(const UEvent* e, Skip skip, F f) c
         for (UEvent* x : v)
             if (x != e && x->choice != e->choice && !skip(x)) f(x);
     };
-    bool outcomes = e->label.kind == model::EventKind::Nondet || e->label.kind == model::EventKind::CondSignal ||
-                    e->sectionRuns;
+    const bool outcomes = e->hasOutcomes();
     if (outcomes && e->pt) otherOutcomes(e->pt->threadChildren);
     else if (outcomes)
         if (e->thread < threadRoots_.size()) otherOutcomes(threadRoots_[e->thread]);
