@@ -310,6 +310,24 @@ const Event& Executor::step(ThreadId t, uint32_t choice) {
     return trace_.back();
 }
 
+bool Executor::treeOrderBefore(ThreadId a, ThreadId b) const {
+    // Each thread's path from main: the k of every create on the way, read back from the canonical ids (a handful:
+    // asked only for a deadlock's report).
+    auto path = [&](ThreadId t) {
+        std::vector<uint32_t> p;
+        while (t != 0) {
+            auto it = std::find_if(canonicalIds_.begin(), canonicalIds_.end(), [&](const auto& c) { return c.second == t; });
+            if (it == canonicalIds_.end()) break; // (not created by this executor's lineage: by id then)
+            p.push_back(it->first.second);
+            t = it->first.first;
+        }
+        std::reverse(p.begin(), p.end());
+        return p;
+    };
+    const std::vector<uint32_t> pa = path(a), pb = path(b);
+    return pa != pb ? pa < pb : a < b; // a prefix (an ancestor) first
+}
+
 ThreadId Executor::childId(ThreadId parent, uint32_t k) const {
     auto it = canonicalIds_.find({parent, k});
     return it != canonicalIds_.end() ? it->second : ThreadId(canonicalIds_.size() + 1);

@@ -157,6 +157,10 @@ public:
 
     // What each blocked thread waits for, for deadlock reports.
     std::string describeBlocked(ThreadId t) const;
+    // Whether thread a comes before thread b in the thread tree (a parent before its children, siblings in the order
+    // their parent creates them). Ids are given by the first execution that creates a thread, so two explorers may
+    // number a worker's children apart; this order is the same for both (deadlock reports pick a thread by it).
+    bool treeOrderBefore(ThreadId a, ThreadId b) const;
     std::string describeAddress(uint64_t addr) const { return memory_.describe(addr); }
     // The size of the object a pointer points into (freed ones too); 0 when it names none.
     uint64_t objectSize(uint64_t ptr) const {

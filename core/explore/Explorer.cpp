@@ -98,21 +98,23 @@ std::vector<FoundError> terminalErrors(const exec::Executor& ex) {
     // No thread enabled and no atomic section holding the others back: every live thread waits on a lock, a join
     // or a condition variable. (Threads left waiting after main returned are not deadlocked: the status is then
     // Finished.)
+    // Reported where a thread waits for a mutex when one does (the heart of the cycle), not at a join; of several,
+    // at the first in the thread tree's order, which every explorer numbers alike (ids need not be: treeOrderBefore).
     std::string who;
     model::ThreadId first = model::kNoThread;
+    bool firstLocked = false;
     for (model::ThreadId t = 0; t < ex.numThreads(); ++t) {
         auto state = ex.thread(t).state;
         if (state == exec::ThreadState::Finished || state == exec::ThreadState::Stopped) continue;
-        if (first == model::kNoThread) first = t;
         who += (who.empty() ? "" : "; ") + std::string("thread ") + std::to_string(t) + " " + ex.describeBlocked(t);
+        const bool locked = state == exec::ThreadState::BlockedLock;
+        if (first == model::kNoThread || (locked && !firstLocked) ||
+            (locked == firstLocked && ex.treeOrderBefore(t, first))) {
+            first = t;
+            firstLocked = locked;
+        }
     }
     if (first == model::kNoThread) return out;
-    // Report it where a thread waits for a mutex when one does (the heart of the cycle), not at a join.
-    for (model::ThreadId t = 0; t < ex.numThreads(); ++t)
-        if (ex.thread(t).state == exec::ThreadState::BlockedLock) {
-            first = t;
-            break;
-        }
     FoundError f;
     uint32_t loc = ex.thread(first).pending.loc;
     f.key = ErrorKey{report::ErrorKind::Deadlock, loc, 0};

@@ -168,3 +168,10 @@ TEST(Differential, QporModesAgreeWithDfsWithEverythingInSections) {
                        .casInSections = true},
                       150);
 }
+
+// The rest of the thread API (GeneratorFlags::threadApi): trylocks (every mutex operation is dependent with every
+// other of the mutex, a busy trylock included: core/explore/unfolding/DESIGN.md), child threads created by workers,
+// and pthread_exit(), perhaps with a mutex held.
+TEST(Differential, QporModesAgreeWithDfsWithTrylocksChildThreadsAndPthreadExit) {
+    qporAgreesWithDfs({.threadApi = true}, 300);
+}

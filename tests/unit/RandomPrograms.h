@@ -61,6 +61,10 @@ struct GeneratorFlags {
     // for good: nothing may observe that it ended the program), sometimes inside a critical section (its mutex stays
     // held), and main ending with exit() instead of a return.
     bool exits = false;
+    // ... and the rest of the thread API: pthread_mutex_trylock (its outcome kept in a local, the critical section
+    // taken only when it succeeds), workers that create a child thread (joined or not) and pthread_exit() on what a
+    // thread read, sometimes inside a critical section (its mutex stays held).
+    bool threadApi = false;
 };
 
 struct Generator {
@@ -69,6 +73,7 @@ struct Generator {
     int vars, mutexes, threads;
     std::ostringstream out;
     int line = 1;
+    bool inChild = false; // generating c0, the child thread's function (threadApi): it creates none
     explicit Generator(uint32_t seed, GeneratorFlags f = {}) : rng(seed), flags(f) {
         vars = 1 + int(rng() % 3);
         mutexes = int(rng() % 4);
@@ -84,7 +89,7 @@ struct Generator {
     bool extraStatement(int& locals) {
         int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0) + (flags.memory ? 13 : 0) + (flags.cuts ? 6 : 0) +
                     (flags.cas ? 4 : 0) + (flags.wideCas ? 3 : 0) + (flags.exits ? 1 : 0) +
-                    (flags.casInSections ? 1 : 0) + (flags.casPartial ? 2 : 0);
+                    (flags.casInSections ? 1 : 0) + (flags.casPartial ? 2 : 0) + (flags.threadApi ? 3 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
@@ -95,6 +100,7 @@ struct Generator {
         if (!flags.wideCas && k >= 32) k += 3;
         if (!flags.exits && k >= 35) k += 1;
         if (!flags.casInSections && k >= 36) k += 1;
+        if (!flags.casPartial && k >= 37) k += 2;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
         if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word access of the heap pair
@@ -207,6 +213,20 @@ struct Generator {
             emit("  memset((void *)&" + a + ", " + v() + ", sizeof " + a + ");");
             break;
         }
+        case 39: { // trylock: busy when another thread (or this one) holds the mutex
+            const std::string r = "r" + std::to_string(locals++);
+            const std::string m = mutexes && pick(2) ? "m" + std::to_string(pick(mutexes)) : std::string("tm");
+            emit("  int " + r + " = pthread_mutex_trylock(&" + m + ") == 0; if (" + r + ") { " + var() + " = " + var() +
+                 " + 1; pthread_mutex_unlock(&" + m + "); }");
+            break;
+        }
+        case 40: // a child thread (not from a child: one level), joined right away or left running
+            if (inChild) emit("  " + var() + " = " + v() + ";");
+            else emit(std::string("  { pthread_t c; pthread_create(&c, 0, c0, 0);") + (pick(2) ? " pthread_join(c, 0);" : "") + " }");
+            break;
+        case 41: // the thread ends here on what it read (a mutex it holds stays held)
+            emit("  if (" + (locals ? "r" + std::to_string(pick(locals)) : var()) + " == " + v() + ") pthread_exit(0);");
+            break;
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
         case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
         case 2: // waits for a signal and takes the flag (a deadlock when nobody sets it)
@@ -344,6 +364,16 @@ struct Generator {
         }
         if (flags.locked) mutexes = std::max(mutexes, 1);
         for (int m = 0; m < mutexes; ++m) emit("pthread_mutex_t m" + std::to_string(m) + " = PTHREAD_MUTEX_INITIALIZER;");
+        if (flags.threadApi) {
+            emit("pthread_mutex_t tm = PTHREAD_MUTEX_INITIALIZER;");
+            emit("void *c0(void *arg) {");
+            inChild = true;
+            int locals = 0, n = 1 + pick(2);
+            for (int i = 0; i < n; ++i) statement(0, locals);
+            inChild = false;
+            emit("  return 0;");
+            emit("}");
+        }
         for (int t = 0; t < threads; ++t) {
             emit("void *t" + std::to_string(t) + "(void *arg) {");
             int locals = 0, n = 1 + pick(3);

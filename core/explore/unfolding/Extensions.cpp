@@ -118,15 +118,10 @@ UEvent* QporExplorer::eventFor(ThreadId t, uint32_t choice, const model::Event& 
     if (!spec.pt && t < createOf_.size() && createOf_[t]) spec.causes.push_back(createOf_[t]);
     if (t < joinedSince_.size()) // the joins t took since its last event (autoSteps)
         spec.causes.insert(spec.causes.end(), joinedSince_[t].begin(), joinedSince_[t].end());
-    auto joined = [&](ThreadId child) { // a join follows the joined thread's last event
-        UEvent* last = F_.threadMax(child);
-        if (!last && child < createOf_.size()) last = createOf_[child];
-        if (last && std::find(spec.causes.begin(), spec.causes.end(), last) == spec.causes.end())
-            spec.causes.push_back(last);
-    };
-    if (pending.kind == EventKind::ThreadJoin) joined(ThreadId(pending.value));
+    // A join follows the end of the joined thread's history.
+    if (pending.kind == EventKind::ThreadJoin) historyEndOf(ThreadId(pending.value), spec.causes);
     if (joins)
-        for (ThreadId c : *joins) joined(c); // joins inside an atomic section
+        for (ThreadId c : *joins) historyEndOf(c, spec.causes); // joins inside an atomic section
     if (pending.kind == EventKind::Lock && spec.pt && spec.pt->label.kind == EventKind::CondWait && t < wakers_.size() &&
         wakers_[t])
         spec.causes.push_back(wakers_[t]); // the re-acquire after a wait follows the signal that woke it

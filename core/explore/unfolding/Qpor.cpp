@@ -125,11 +125,21 @@ void QporExplorer::autoStep(ThreadId t, UEvent* after) {
 }
 
 void QporExplorer::noteJoin(ThreadId t, ThreadId joined) {
-    UEvent* last = F_.threadMax(joined);
-    if (!last && joined < createOf_.size()) last = createOf_[joined];
     if (joinedSince_.size() <= t) joinedSince_.resize(t + 1);
-    auto& v = joinedSince_[t];
-    if (last && std::find(v.begin(), v.end(), last) == v.end()) v.push_back(last);
+    historyEndOf(joined, joinedSince_[t]); // (`joined` != t: a thread's join of itself never completes)
+}
+
+// A thread with no event after a join it took (none at all: it only created and joined) ends with that join's
+// causes, which are then no event's: without them a join of it would lose the order of the thread it joined —
+// main joining a worker that only joined its own child could then move before the child's writes.
+void QporExplorer::historyEndOf(ThreadId c, std::vector<UEvent*>& out) const {
+    auto add = [&](UEvent* x) {
+        if (x && std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
+    };
+    UEvent* last = F_.threadMax(c);
+    add(last ? last : c < createOf_.size() ? createOf_[c] : nullptr);
+    if (c < joinedSince_.size())
+        for (UEvent* x : joinedSince_[c]) add(x);
 }
 
 // Brings the executor to state(C_depth): from the deepest valid snapshot at or below `depth` (or the initial

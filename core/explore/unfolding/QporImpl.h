@@ -215,6 +215,9 @@ private:
     void autoStep(ThreadId t, UEvent* after);
     std::vector<ThreadId> rootSteps_; // the auto steps at the root (autoSteps), before the first node's event
     void noteJoin(ThreadId t, ThreadId joined);
+    // Appends to `out` (no duplicates) the maximal events of thread c's history as it is now: its last event (its
+    // create's place when it has none) and the joins it took since — what a join of c follows.
+    void historyEndOf(ThreadId c, std::vector<UEvent*>& out) const;
     // Snapshots of the executor at depths kSnapshotEvery, 2·kSnapshotEvery, … of the current stack, so that going
     // back to a shorter C replays fewer than kSnapshotEvery events instead of the whole prefix (replaying was a sixth
     // of a run on lastwriter, thread creation included). Slot i holds depth (i + 1)·kSnapshotEvery and is valid
@@ -335,8 +338,8 @@ private:
     std::vector<ThreadId> wokenScratch_; // stepFor's
     std::vector<UEvent*> atomicSectionEvents(ThreadId t);
     bool replayHistory(const std::vector<UEvent*>& preds, exec::Executor& into,
-                       std::vector<UEvent*>* lastOf = nullptr);
-    std::vector<UEvent*> replayLast_; // sectionPlacements' scratch: replayHistory's lastOf
+                       std::vector<std::vector<UEvent*>>* endOf = nullptr);
+    std::vector<std::vector<UEvent*>> replayEnds_; // sectionPlacements' scratch: replayHistory's endOf
     void sectionPlacements(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds);
     void sectionPlacementsAt(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds);
     void runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const;

@@ -403,10 +403,11 @@ bool QporExplorer::blockedSectionFinals() {
 }
 
 // Brings `into` to the state after the history [preds]: its events in a causal order, each with its outcomes.
-// `lastOf`, when given, receives for every thread the history's last event of it, or for a thread with none the
-// event that created it (what a join of that thread follows: eventFor's `joined`).
+// `endOf`, when given, receives for every thread the maximal events of its history there: its last event (for a
+// thread with none, its creator's), and the ends of the threads it joined since — what a join of that thread
+// follows (historyEndOf).
 bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Executor& into,
-                                 std::vector<UEvent*>* lastOf) {
+                                 std::vector<std::vector<UEvent*>>* endOf) {
     std::vector<UEvent*> order;
     std::unordered_set<UEvent*> seen;
     std::vector<std::pair<UEvent*, bool>> work;
@@ -426,20 +427,21 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
         });
     }
     into.reset();
-    if (lastOf) lastOf->clear();
-    auto note = [&](UEvent* x, const model::Event& ev) {
-        if (!lastOf) return;
-        auto slot = [&](ThreadId t) -> UEvent*& {
-            if (lastOf->size() <= t) lastOf->resize(t + 1, nullptr);
-            return (*lastOf)[t];
-        };
-        if (x) slot(x->thread) = x;
-        if (ev.kind == EventKind::ThreadCreate) slot(ThreadId(ev.value)) = x;
+    if (endOf)
+        for (auto& v : *endOf) v.clear(); // (kept: their capacity)
+    auto slot = [&](ThreadId t) -> std::vector<UEvent*>& {
+        if (endOf->size() <= t) endOf->resize(t + 1);
+        return (*endOf)[t];
+    };
+    auto note = [&](UEvent* x, const model::Event& ev) { // x's step (of its run) was ev
+        if (!endOf) return;
+        slot(x->thread).assign(1, x);
+        if (ev.kind == EventKind::ThreadCreate) slot(ThreadId(ev.value)).assign(1, x);
     };
     // Joins, exits and creates are not events (QporExplorer::autoSteps): the exits and creates pending before each
     // event of the history are taken (its thread may be one created so), and its thread takes its joins; after the
     // last, the exits and creates (the section's thread may be created so).
-    // A thread created so follows its creator's last event in the history (autoStep).
+    // A thread created so starts where its creator is (autoStep); a join adds the joined thread's end (noteJoin).
     auto autoSteps = [&](ThreadId joinsOf) {
         for (bool progress = true; progress;) {
             progress = false;
@@ -449,9 +451,13 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
                     (k == EventKind::ThreadJoin && u != joinsOf))
                     continue;
                 const model::Event& ev = into.step(u, 0);
-                if (ev.kind == EventKind::ThreadCreate && lastOf) {
-                    UEvent* creatorLast = u < lastOf->size() ? (*lastOf)[u] : nullptr;
-                    note(creatorLast, ev); // (only its child's slot: a null event names no thread)
+                if (endOf && ev.kind == EventKind::ThreadCreate) {
+                    std::vector<UEvent*> creator = slot(u); // (a copy: the child's slot may move the vector)
+                    slot(ThreadId(ev.value)) = std::move(creator);
+                } else if (endOf && ev.kind == EventKind::ThreadJoin) {
+                    std::vector<UEvent*> joined = slot(ThreadId(ev.value));
+                    for (UEvent* y : joined)
+                        if (std::find(slot(u).begin(), slot(u).end(), y) == slot(u).end()) slot(u).push_back(y);
                 }
                 progress = true;
             }
@@ -497,8 +503,8 @@ void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, 
 
 void QporExplorer::sectionPlacementsAt(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds) {
     if (!scratch_) scratch_ = std::make_unique<exec::Executor>(prog_, opts_.exec);
-    std::vector<UEvent*>& lastOf = replayLast_;
-    if (!replayHistory(preds, *scratch_, &lastOf) || like.thread >= scratch_->numThreads() ||
+    std::vector<std::vector<UEvent*>>& endOf = replayEnds_;
+    if (!replayHistory(preds, *scratch_, &endOf) || like.thread >= scratch_->numThreads() ||
         !scratch_->inAtomicSection(like.thread) || scratch_->thread(like.thread).pending.kind != like.label.kind) {
         unsupported_ = "internal: the history of an atomic section could not be replayed";
         return;
@@ -514,20 +520,24 @@ void QporExplorer::sectionPlacementsAt(const UEvent& like, const EventSpec& spec
     for (const SectionRun& r : runs.runs) {
         EventSpec s = spec;
         s.choice = runChoice(runs, r);
-        // A join inside the run follows the joined thread's last event (its creation when it has none), as in
-        // eventFor: the replay completed the join, so that event is in the history [preds] — the event's history,
-        // hence its identity, is the same; the cause keeps the join's order explicit for its own placements (their
-        // base is pt and the base causes), so that none can move the section before the joined thread's end.
+        // A join inside the run follows the end of the joined thread's history (its last event or its creation, and
+        // the threads it joined since), as in eventFor: the replay completed the join, so those events are in the
+        // history [preds] — the event's history, hence its identity, is the same; the causes keep the join's order
+        // explicit for its own placements (their base is pt and the base causes), so that none can move the section
+        // before the joined thread's end. (A thread that main created at the start and that has no event has no end:
+        // nothing orders the join then.)
         for (ThreadId c : r.joins) {
-            UEvent* last = c < lastOf.size() ? lastOf[c] : nullptr;
-            if (!last) {
-                unsupported_ = "internal: a join inside an atomic section found no history of the joined thread";
+            if (c >= scratch_->numThreads()) {
+                unsupported_ = "internal: a join inside an atomic section of a thread its history did not create";
                 return;
             }
-            auto base = s.causes.begin() + s.baseCauses;
-            if (std::find(s.causes.begin(), base, last) == base) {
-                s.causes.insert(base, last);
-                ++s.baseCauses;
+            if (c >= endOf.size()) continue;
+            for (UEvent* last : endOf[c]) {
+                auto base = s.causes.begin() + s.baseCauses;
+                if (std::find(s.causes.begin(), base, last) == base) {
+                    s.causes.insert(base, last);
+                    ++s.baseCauses;
+                }
             }
         }
         // The same footprint, so the same resource parents as `like`'s placement — or, where the site's runs
