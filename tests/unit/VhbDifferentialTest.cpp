@@ -95,6 +95,14 @@ TEST(VhbDifferential, AgreesWithDfsWithExits) {
     agreeWithDfs(flags, 300, "exit() in workers and main");
 }
 
+// The rest of the thread API (GeneratorFlags::threadApi): trylocks, workers that create a child thread (joined or
+// left running), pthread_exit() with or without a mutex held.
+TEST(VhbDifferential, AgreesWithDfsWithTrylocksChildThreadsAndPthreadExit) {
+    GeneratorFlags flags;
+    flags.threadApi = true;
+    agreeWithDfs(flags, 300, "trylocks, child threads, pthread_exit");
+}
+
 // The first pass alone (DESIGN.md "Critical sections run alone": reads inside a critical section that its own
 // accesses decide are not choices): on a program without a data race it finds what dfs finds; on one with a race
 // it finds a race (any: the full exploration then runs).

@@ -438,18 +438,17 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
         slot(x->thread).assign(1, x);
         if (ev.kind == EventKind::ThreadCreate) slot(ThreadId(ev.value)).assign(1, x);
     };
-    // Joins, exits and creates are not events (QporExplorer::autoSteps): the exits and creates pending before each
-    // event of the history are taken (its thread may be one created so), and its thread takes its joins; after the
-    // last, the exits and creates (the section's thread may be created so).
+    // Joins, exits and creates are not events (QporExplorer::autoSteps): whatever of them is enabled before each event
+    // of the history and after the last is taken, as the explorer takes them as soon as they are (the event's thread
+    // may be one created so, or wait in a join for a thread that only joins its own child: until the twenty-first
+    // session only the event's own thread took its joins, and such a thread never ended).
     // A thread created so starts where its creator is (autoStep); a join adds the joined thread's end (noteJoin).
-    auto autoSteps = [&](ThreadId joinsOf) {
+    auto autoSteps = [&] {
         for (bool progress = true; progress;) {
             progress = false;
             for (ThreadId u = 0; u < into.numThreads(); ++u) {
                 const EventKind k = into.thread(u).pending.kind;
-                if (!into.enabled(u) || into.inAtomicSection(u) || !takenAtOnce(k) ||
-                    (k == EventKind::ThreadJoin && u != joinsOf))
-                    continue;
+                if (!into.enabled(u) || into.inAtomicSection(u) || !takenAtOnce(k)) continue;
                 const model::Event& ev = into.step(u, 0);
                 if (endOf && ev.kind == EventKind::ThreadCreate) {
                     std::vector<UEvent*> creator = slot(u); // (a copy: the child's slot may move the vector)
@@ -464,7 +463,7 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
         }
     };
     for (UEvent* x : order) {
-        autoSteps(x->thread);
+        autoSteps();
         if (x->thread >= into.numThreads() || !into.enabled(x->thread) ||
             into.thread(x->thread).pending.kind != x->label.kind)
             return false;
@@ -473,7 +472,7 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
         for (size_t i = 1; into.exclusiveThread() == x->thread && into.enabled(x->thread); ++i)
             note(x, into.step(x->thread, run && i < run->size() ? (*run)[i] : 0));
     }
-    autoSteps(model::kNoThread);
+    autoSteps();
     return true;
 }
 
