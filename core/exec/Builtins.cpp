@@ -334,6 +334,11 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     }
     case Builtin::ThreadJoin: {
         uint64_t target = A(0) - 1; // pthread_t holds thread id + 1
+        if (target < threads_.size() && !threads_[target]->absent && target != t) {
+            ThreadId& first = threads_[target]->firstJoiner;
+            if (first == model::kNoThread) first = t;
+            else if (first != t) twoJoiners_ = true;
+        }
         if (target >= threads_.size() || threads_[target]->absent || threads_[target]->joined ||
             threads_[target]->detached || target == t) {
             std::string why = target == t ? "a thread joins itself"

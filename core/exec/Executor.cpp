@@ -27,7 +27,7 @@ Executor::~Executor() = default;
 Executor::Executor(const Executor& o, CloneTag)
     : program_(o.program_), opts_(o.opts_), memory_(o.memory_), views_(o.views_), mutexes_(o.mutexes_),
       condWaiters_(o.condWaiters_), trace_(o.trace_), status_(o.status_), errors_(o.errors_), anyCut_(o.anyCut_),
-      anyBound_(o.anyBound_), exitRequested_(o.exitRequested_), boundReason_(o.boundReason_),
+      anyBound_(o.anyBound_), exitRequested_(o.exitRequested_), twoJoiners_(o.twoJoiners_), boundReason_(o.boundReason_),
       exclusive_(o.exclusive_), sampledNondet_(o.sampledNondet_), wholeDomainWidths_(o.wholeDomainWidths_),
       instructions_(o.instructions_),
       output_(o.output_), canonicalIds_(o.canonicalIds_), created_(o.created_), liveThreads_(o.liveThreads_) {
@@ -52,15 +52,17 @@ void Executor::copyStateFrom(const Executor& o) {
     anyCut_ = o.anyCut_;
     anyBound_ = o.anyBound_;
     exitRequested_ = o.exitRequested_;
+    twoJoiners_ = o.twoJoiners_;
     boundReason_ = o.boundReason_;
     exclusive_ = o.exclusive_;
     sampledNondet_ = o.sampledNondet_;
     instructions_ = o.instructions_;
     output_ = o.output_;
-    // Canonical ids only accumulate, and a snapshot and the executor it was cloned from share that history: the
-    // larger map is the later one. The ids learned after a snapshot must keep naming the same logical threads
-    // when it is restored (the explorers key events by thread id), so the map is never shrunk.
-    if (o.canonicalIds_.size() > canonicalIds_.size()) canonicalIds_ = o.canonicalIds_;
+    // A snapshot and the executor it was cloned from share one map of canonical ids (canonicalIds_), which only
+    // grows: the ids learned after a snapshot keep naming the same logical threads when it is restored (the
+    // explorers key events by thread id). From another lineage, the larger map is taken.
+    if (o.canonicalIds_ != canonicalIds_ && o.canonicalIds_->size() > canonicalIds_->size())
+        canonicalIds_ = o.canonicalIds_;
     created_ = o.created_;
     liveThreads_ = o.liveThreads_;
 }
@@ -166,7 +168,7 @@ void Executor::reset() {
     trace_.clear();
     status_ = ExecStatus::Running;
     errors_.clear();
-    anyCut_ = anyBound_ = exitRequested_ = false;
+    anyCut_ = anyBound_ = exitRequested_ = twoJoiners_ = false;
     boundReason_.clear();
     exclusive_ = model::kNoThread;
     sampledNondet_ = false;
@@ -316,8 +318,8 @@ bool Executor::treeOrderBefore(ThreadId a, ThreadId b) const {
     auto path = [&](ThreadId t) {
         std::vector<uint32_t> p;
         while (t != 0) {
-            auto it = std::find_if(canonicalIds_.begin(), canonicalIds_.end(), [&](const auto& c) { return c.second == t; });
-            if (it == canonicalIds_.end()) break; // (not created by this executor's lineage: by id then)
+            auto it = std::find_if(canonicalIds_->begin(), canonicalIds_->end(), [&](const auto& c) { return c.second == t; });
+            if (it == canonicalIds_->end()) break; // (not created by this executor's lineage: by id then)
             p.push_back(it->first.second);
             t = it->first.first;
         }
@@ -329,13 +331,13 @@ bool Executor::treeOrderBefore(ThreadId a, ThreadId b) const {
 }
 
 ThreadId Executor::childId(ThreadId parent, uint32_t k) const {
-    auto it = canonicalIds_.find({parent, k});
-    return it != canonicalIds_.end() ? it->second : ThreadId(canonicalIds_.size() + 1);
+    auto it = canonicalIds_->find({parent, k});
+    return it != canonicalIds_->end() ? it->second : ThreadId(canonicalIds_->size() + 1);
 }
 
 ThreadId Executor::createThread(ThreadId parent, uint32_t func, uint64_t arg) {
     uint32_t k = created_[parent]++;
-    ThreadId id = canonicalIds_.try_emplace({parent, k}, ThreadId(canonicalIds_.size() + 1)).first->second;
+    ThreadId id = canonicalIds_->try_emplace({parent, k}, ThreadId(canonicalIds_->size() + 1)).first->second;
     while (threads_.size() <= id) {
         auto hole = std::make_unique<Thread>();
         hole->absent = hole->finished = true;

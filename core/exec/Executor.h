@@ -152,6 +152,10 @@ public:
     const std::string& boundReason() const { return boundReason_; }
     // True when a nondet value was drawn from a domain smaller than its type's.
     bool sampledNondet() const { return sampledNondet_; }
+    // True once two threads have called pthread_join on one thread in this execution: the second one's fate (a
+    // misuse when the first already returned, nothing when both wait) depends on the order of the two calls, which
+    // only explorers that order joins see (dfs; qpor and vhb hand such a program over).
+    bool twoJoiners() const { return twoJoiners_; }
     uint64_t instructions() const { return instructions_; }
     const std::vector<report::Output>& output() const { return output_; }
 
@@ -176,9 +180,9 @@ public:
     // Hash of shared memory + each thread's state (finished, return value): final-state comparison.
     uint64_t finalStateHash() const;
     const program::Program& program() const { return program_; }
-    // Takes `other`'s canonical thread ids. For an explorer that resumes a clone made earlier of an executor that
-    // has run on since (vhb): ids only grow and never change, so `other`'s are a superset of the clone's, and
-    // threads the clone creates from now on get the ids `other` gave (or will give) them.
+    // Joins `other`'s lineage of canonical thread ids: from now on both (and their clones) name every thread alike,
+    // whichever of them creates it first. For an explorer with a second executor of its own (qpor's replays of
+    // histories): built apart, the two numbered a worker's children by their own creation orders and disagreed.
     void adoptThreadIds(const Executor& other) { canonicalIds_ = other.canonicalIds_; }
 
 private:
@@ -206,7 +210,7 @@ private:
     std::vector<Event> trace_;
     ExecStatus status_ = ExecStatus::Running;
     std::vector<ExecError> errors_;
-    bool anyCut_ = false, anyBound_ = false, exitRequested_ = false;
+    bool anyCut_ = false, anyBound_ = false, exitRequested_ = false, twoJoiners_ = false;
     std::string boundReason_;
     ThreadId exclusive_ = model::kNoThread;
     bool sampledNondet_ = false;
@@ -214,8 +218,11 @@ private:
     uint64_t instructions_ = 0;
     std::vector<report::Output> output_;
     // Thread ids are canonical: the k-th thread that thread p creates gets the same id in every execution this
-    // executor runs, whatever the interleaving (kept across reset()). Ids unused in an execution are holes.
-    std::map<std::pair<ThreadId, uint32_t>, ThreadId> canonicalIds_;
+    // executor runs, whatever the interleaving (kept across reset()). Ids unused in an execution are holes. One map
+    // per lineage — an executor, its clones, and those that adopted its ids — since ids only grow and never change:
+    // an id one of them gives is the id all of them use.
+    using ThreadIds = std::map<std::pair<ThreadId, uint32_t>, ThreadId>;
+    std::shared_ptr<ThreadIds> canonicalIds_ = std::make_shared<ThreadIds>();
     std::vector<uint32_t> created_; // per thread: how many threads it created in this execution
     uint32_t liveThreads_ = 0;
 

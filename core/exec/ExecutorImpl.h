@@ -35,6 +35,7 @@ struct Executor::Thread {
     bool absent = false; // an id no thread has in this execution (ids are canonical, see createThread)
     bool joined = false;
     bool detached = false;
+    ThreadId firstJoiner = model::kNoThread; // the first thread that called pthread_join on this one (twoJoiners)
     bool hasPending = false;
 };
 

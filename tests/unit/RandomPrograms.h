@@ -62,8 +62,9 @@ struct GeneratorFlags {
     // held), and main ending with exit() instead of a return.
     bool exits = false;
     // ... and the rest of the thread API: pthread_mutex_trylock (its outcome kept in a local, the critical section
-    // taken only when it succeeds), workers that create a child thread (joined or not) and pthread_exit() on what a
-    // thread read, sometimes inside a critical section (its mutex stays held).
+    // taken only when it succeeds), workers that create a child thread (joined or not), pthread_exit() on what a
+    // thread read, sometimes inside a critical section (its mutex stays held), and workers that join a worker created
+    // before them (the handles are global then; main sometimes joins it too).
     bool threadApi = false;
 };
 
@@ -74,6 +75,8 @@ struct Generator {
     std::ostringstream out;
     int line = 1;
     bool inChild = false; // generating c0, the child thread's function (threadApi): it creates none
+    int worker = -1;      // the worker t<worker> being generated (-1: none, or c0)
+    std::set<int> joinedByWorker; // workers another worker joins (threadApi): main mostly leaves them alone
     explicit Generator(uint32_t seed, GeneratorFlags f = {}) : rng(seed), flags(f) {
         vars = 1 + int(rng() % 3);
         mutexes = int(rng() % 4);
@@ -89,7 +92,7 @@ struct Generator {
     bool extraStatement(int& locals) {
         int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0) + (flags.memory ? 13 : 0) + (flags.cuts ? 6 : 0) +
                     (flags.cas ? 4 : 0) + (flags.wideCas ? 3 : 0) + (flags.exits ? 1 : 0) +
-                    (flags.casInSections ? 1 : 0) + (flags.casPartial ? 2 : 0) + (flags.threadApi ? 3 : 0);
+                    (flags.casInSections ? 1 : 0) + (flags.casPartial ? 2 : 0) + (flags.threadApi ? 4 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
@@ -226,6 +229,15 @@ struct Generator {
             break;
         case 41: // the thread ends here on what it read (a mutex it holds stays held)
             emit("  if (" + (locals ? "r" + std::to_string(pick(locals)) : var()) + " == " + v() + ") pthread_exit(0);");
+            break;
+        case 42: // a worker joins one main created before it (whose handle main wrote before creating this one)
+            if (worker > 0) {
+                const int j = pick(worker);
+                joinedByWorker.insert(j);
+                emit("  pthread_join(h[" + std::to_string(j) + "], 0);");
+            } else {
+                emit("  " + var() + " = " + v() + ";");
+            }
             break;
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
         case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
@@ -374,15 +386,19 @@ struct Generator {
             emit("  return 0;");
             emit("}");
         }
+        // With the thread API, the handles are global: a worker may join one created before it.
+        if (flags.threadApi) emit("pthread_t h[" + std::to_string(threads) + "];");
         for (int t = 0; t < threads; ++t) {
             emit("void *t" + std::to_string(t) + "(void *arg) {");
+            worker = t;
             int locals = 0, n = 1 + pick(3);
             for (int i = 0; i < n; ++i) statement(0, locals);
+            worker = -1;
             emit("  return 0;");
             emit("}");
         }
         emit("int main() {");
-        emit("  pthread_t h[" + std::to_string(threads) + "];");
+        if (!flags.threadApi) emit("  pthread_t h[" + std::to_string(threads) + "];");
         if (flags.heap) emit("  hp = calloc(2, sizeof(int));");
         // Sometimes a create or a join happens inside an atomic section, with an access next to it.
         for (int t = 0; t < threads; ++t) {
@@ -393,8 +409,14 @@ struct Generator {
         // Sometimes main does not join the last worker: its return must not cut the worker short.
         int joins = pick(4) ? threads : threads - 1;
         for (int t = 0; t < joins; ++t) {
+            // A worker joined by another is joined by main too in a quarter of the programs: two joiners, whose
+            // order decides which one's call fails (qpor and vhb hand those programs over to dfs).
+            if (joinedByWorker.count(t) && pick(4)) continue;
             std::string join = "pthread_join(h[" + std::to_string(t) + "], 0);";
-            if (pick(5) || !flags.atomicSections) emit("  " + join);
+            // (Not in a section with the thread API: the global handle's read would start the section, which then
+            // blocks midway when the worker never ends — dfs counts each place it entered as a trace when some
+            // thread failed, qpor does not start it: the counts differ by design, as for syncInSections.)
+            if (pick(5) || !flags.atomicSections || flags.threadApi) emit("  " + join);
             else emit("  __VERIFIER_atomic_begin(); " + join + " " + var() + " = " + var() + " + 1; __VERIFIER_atomic_end();");
         }
         if (pick(2)) {

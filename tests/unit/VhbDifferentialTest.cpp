@@ -26,12 +26,18 @@ using skein::testing::GeneratorFlags;
 // Runs `programs` random programs made with `flags` under dfs and vhb and compares them.
 void agreeWithDfs(GeneratorFlags flags, int programs, const char* what) {
     programs = int(envNumber("SKEIN_VHB_DIFF_PROGRAMS", programs));
-    uint64_t classes = 0, traces = 0, strictlyFewer = 0;
+    uint64_t classes = 0, traces = 0, strictlyFewer = 0, handedOver = 0;
     const int checked = forEachSmallProgram(
         flags, programs, uint32_t(envNumber("SKEIN_VHB_DIFF_SEED", 1)), 4000,
         [&](uint32_t, const std::string&, const skein::program::Program& prog, const skein::explore::ExploreOptions& o,
             const skein::report::CheckResult& dfs) {
             auto v = skein::explore::findExplorer("vhb")->run(prog, o, nullptr);
+            // Two threads joining one thread (GeneratorFlags::threadApi): vhb does not order joins and hands the
+            // program over (Executor::twoJoiners). Counted, not compared.
+            if (v.explorerLimit && v.explorerLimit->find("join the same thread") != std::string::npos) {
+                ++handedOver;
+                return;
+            }
             ASSERT_FALSE(v.explorerLimit) << *v.explorerLimit;
             ASSERT_FALSE(v.stoppedEarly);
             ASSERT_EQ(errorSet(v), errorSet(dfs));
@@ -43,9 +49,11 @@ void agreeWithDfs(GeneratorFlags flags, int programs, const char* what) {
             strictlyFewer += c < *dfs.stats.mazurkiewiczTraces;
         });
     std::printf("vhb differential (%s): %d programs checked; %llu classes against %llu Mazurkiewicz traces; fewer on "
-                "%llu programs\n",
-                what, checked, (unsigned long long)classes, (unsigned long long)traces, (unsigned long long)strictlyFewer);
+                "%llu programs; %llu handed over (two joiners)\n",
+                what, checked, (unsigned long long)classes, (unsigned long long)traces, (unsigned long long)strictlyFewer,
+                (unsigned long long)handedOver);
     EXPECT_GT(checked, programs / 2) << "most random programs must be small enough for the oracle";
+    EXPECT_LT(handedOver, uint64_t(checked) / 4) << "most programs must be explored by vhb itself";
 }
 
 TEST(VhbDifferential, AgreesWithDfsOnRandomPrograms) {

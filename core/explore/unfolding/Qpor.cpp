@@ -268,6 +268,11 @@ void QporExplorer::execute(UEvent* e, Node& n) {
 }
 
 void QporExplorer::recordMaximal() {
+    // Joins are not events (autoSteps), so two joins of one thread are never ordered — but the second call fails when
+    // the first already returned, and dfs explores both orders: such a program is handed over. (An execution where
+    // both threads reach their joins is in every class of one where the misuse happens: reaching a join depends only
+    // on the thread's own events.)
+    if (ex_.twoJoiners()) unsupported_ = kTwoJoiners;
     runs_.noteRun(ex_, result_);
     std::vector<report::Decision>& schedule = schedule_; // reused: one per complete execution
     schedule.clear();

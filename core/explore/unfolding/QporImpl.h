@@ -200,6 +200,7 @@ private:
     // bytes, a realloc's; casFailsAfter): a coarser independence too, where it fails there.
     mutable bool casUnknown_ = false;
     std::optional<std::string> unsupported_;
+    static constexpr const char* kTwoJoiners = "two threads join the same thread, and qpor does not order joins";
     std::unordered_set<uint64_t> finals_; // distinct final states of complete executions
     std::vector<report::Decision> schedule_; // recordMaximal's: the executor decisions of C
 
@@ -357,6 +358,11 @@ private:
     std::map<std::vector<uint32_t>, uint32_t> runIds_; // a section run's steps → its number (runOf)
     std::vector<std::vector<uint32_t>> runSteps_;
     std::unique_ptr<exec::Executor> scratch_;          // sectionPlacements' executor
+    void ensureScratch() { // ... in ex_'s lineage of thread ids: a replay may create a thread before ex_ does
+        if (scratch_) return;
+        scratch_ = std::make_unique<exec::Executor>(prog_, opts_.exec);
+        scratch_->adoptThreadIds(ex_);
+    }
     void addConflictingExtensions(UEvent* e);
     void earlierPlacements(UEvent* e);
     struct PlacementOption {

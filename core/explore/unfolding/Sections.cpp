@@ -334,7 +334,7 @@ bool QporExplorer::learnBlockedSection(UEvent& like, UEvent* earlier) {
     std::vector<UEvent*> preds(like.causes.begin(), like.causes.begin() + like.baseCauses);
     if (like.pt) preds.push_back(like.pt);
     if (earlier) preds.push_back(earlier);
-    if (!scratch_) scratch_ = std::make_unique<exec::Executor>(prog_, opts_.exec);
+    ensureScratch();
     SectionRuns runs;
     if (replayHistory(preds, *scratch_) && like.thread < scratch_->numThreads() && scratch_->enabled(like.thread) &&
         scratch_->inAtomicSection(like.thread))
@@ -501,7 +501,7 @@ void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, 
 }
 
 void QporExplorer::sectionPlacementsAt(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds) {
-    if (!scratch_) scratch_ = std::make_unique<exec::Executor>(prog_, opts_.exec);
+    ensureScratch();
     std::vector<std::vector<UEvent*>>& endOf = replayEnds_;
     if (!replayHistory(preds, *scratch_, &endOf) || like.thread >= scratch_->numThreads() ||
         !scratch_->inAtomicSection(like.thread) || scratch_->thread(like.thread).pending.kind != like.label.kind) {

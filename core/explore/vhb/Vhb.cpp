@@ -448,6 +448,9 @@ VhbExplorer::Extended VhbExplorer::extendPaper(const Work& w, const Node& node) 
 void VhbExplorer::maximal(const Node& node, ExecStatus status, uint64_t classes) {
     report::Stats& st = result_.stats;
     if (kTrace) std::fprintf(stderr, "  maximal, status %d\n", int(status));
+    // A join is no event of a class: two joins of one thread are never ordered, yet the second fails when the first
+    // already returned (Executor::twoJoiners; dfs explores both orders, check() falls back to it).
+    if (ex_->twoJoiners()) setLimit("two threads that join the same thread");
     if (runs_.count(*ex_, st)) stop_ = true;
     // Classes: complete executions, errors and deadlocks (what dfs counts as Mazurkiewicz traces) — not a section
     // that blocks (the execution is infeasible, as a failed assume: the executor keeps the section's thread alone).
