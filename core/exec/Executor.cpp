@@ -27,7 +27,8 @@ Executor::~Executor() = default;
 Executor::Executor(const Executor& o, CloneTag)
     : program_(o.program_), opts_(o.opts_), memory_(o.memory_), views_(o.views_), mutexes_(o.mutexes_),
       condWaiters_(o.condWaiters_), trace_(o.trace_), status_(o.status_), errors_(o.errors_), anyCut_(o.anyCut_),
-      anyBound_(o.anyBound_), exitRequested_(o.exitRequested_), twoJoiners_(o.twoJoiners_), boundReason_(o.boundReason_),
+      anyBound_(o.anyBound_), exitRequested_(o.exitRequested_), twoJoiners_(o.twoJoiners_),
+      boundReason_(o.boundReason_),
       exclusive_(o.exclusive_), sampledNondet_(o.sampledNondet_), wholeDomainWidths_(o.wholeDomainWidths_),
       instructions_(o.instructions_),
       output_(o.output_), canonicalIds_(o.canonicalIds_), created_(o.created_), liveThreads_(o.liveThreads_) {
@@ -318,7 +319,8 @@ bool Executor::treeOrderBefore(ThreadId a, ThreadId b) const {
     auto path = [&](ThreadId t) {
         std::vector<uint32_t> p;
         while (t != 0) {
-            auto it = std::find_if(canonicalIds_->begin(), canonicalIds_->end(), [&](const auto& c) { return c.second == t; });
+            auto it = std::find_if(canonicalIds_->begin(), canonicalIds_->end(),
+                                   [&](const auto& c) { return c.second == t; });
             if (it == canonicalIds_->end()) break; // (not created by this executor's lineage: by id then)
             p.push_back(it->first.second);
             t = it->first.first;

@@ -157,7 +157,8 @@ public:
         // A program qpor hands over to dfs (its line says so: verdict=bounded) is no comparison: two threads joining
         // one thread stop both explorers (Executor::twoJoiners), and only there may vhb stop too.
         if (q->explorerLimit) {
-            EXPECT_NE(q->explorerLimit->find("join the same thread"), std::string::npos) << where << ": " << *q->explorerLimit;
+            EXPECT_NE(q->explorerLimit->find("join the same thread"), std::string::npos)
+                << where << ": " << *q->explorerLimit;
             return;
         }
         EXPECT_FALSE(v->explorerLimit) << where << ": " << v->explorerLimit.value_or("");

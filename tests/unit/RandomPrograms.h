@@ -225,10 +225,13 @@ struct Generator {
         }
         case 40: // a child thread (not from a child: one level), joined right away or left running
             if (inChild) emit("  " + var() + " = " + v() + ";");
-            else emit(std::string("  { pthread_t c; pthread_create(&c, 0, c0, 0);") + (pick(2) ? " pthread_join(c, 0);" : "") + " }");
+            else
+                emit(std::string("  { pthread_t c; pthread_create(&c, 0, c0, 0);") +
+                     (pick(2) ? " pthread_join(c, 0);" : "") + " }");
             break;
         case 41: // the thread ends here on what it read (a mutex it holds stays held)
-            emit("  if (" + (locals ? "r" + std::to_string(pick(locals)) : var()) + " == " + v() + ") pthread_exit(0);");
+            emit("  if (" + (locals ? "r" + std::to_string(pick(locals)) : var()) + " == " + v() +
+                 ") pthread_exit(0);");
             break;
         case 42: // a worker joins one main created before it (whose handle main wrote before creating this one)
             if (worker > 0) {

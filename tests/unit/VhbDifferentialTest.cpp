@@ -50,8 +50,8 @@ void agreeWithDfs(GeneratorFlags flags, int programs, const char* what) {
         });
     std::printf("vhb differential (%s): %d programs checked; %llu classes against %llu Mazurkiewicz traces; fewer on "
                 "%llu programs; %llu handed over (two joiners)\n",
-                what, checked, (unsigned long long)classes, (unsigned long long)traces, (unsigned long long)strictlyFewer,
-                (unsigned long long)handedOver);
+                what, checked, (unsigned long long)classes, (unsigned long long)traces,
+                (unsigned long long)strictlyFewer, (unsigned long long)handedOver);
     // A guard against a generator whose programs outgrow the oracle: a third at least (the thread API's programs,
     // with their children, are about half small enough, and a long run at another seed may dip under a half).
     EXPECT_GT(checked, programs / 3) << "a good part of the random programs must be small enough for the oracle";
