@@ -277,6 +277,16 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     }
     case Builtin::Putchar: output_.push_back({t, std::string(1, char(A(0)))}); return done(A(0) & 0xFF);
     case Builtin::NoOp: return done(0);
+    case Builtin::MutexAttrSetType:
+        // Skein's mutexes are PTHREAD_MUTEX_NORMAL (glibc: 0; 3, adaptive, behaves alike). A recursive (1) or
+        // error-checking (2) mutex relocked by its owner would be taken for a self-deadlock: refused instead.
+        if (uint64_t type = A(1) & 0xFFFFFFFFu; type == 1 || type == 2) {
+            unsupported(t, std::string("pthread_mutexattr_settype: ") +
+                               (type == 1 ? "recursive" : "error-checking") +
+                               " mutexes are not modelled (Skein's mutexes are PTHREAD_MUTEX_NORMAL)");
+            return false;
+        }
+        return done(0);
     case Builtin::AssertFail: {
         std::string expr = readCString(A(0));
         fail(t, report::ErrorKind::Assertion, "assertion `" + expr + "` failed");
