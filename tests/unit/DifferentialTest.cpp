@@ -175,7 +175,8 @@ TEST(Differential, QporModesAgreeWithDfsWithEverythingInSections) {
 
 // The rest of the thread API (GeneratorFlags::threadApi): trylocks (every mutex operation is dependent with every
 // other of the mutex, a busy trylock included: core/explore/unfolding/DESIGN.md), child threads created by workers,
-// and pthread_exit(), perhaps with a mutex held.
+// pthread_exit(), perhaps with a mutex held, and workers that join earlier workers (two joiners of one thread are
+// handed to dfs: Executor::twoJoiners).
 TEST(Differential, QporModesAgreeWithDfsWithTrylocksChildThreadsAndPthreadExit) {
     qporAgreesWithDfs({.threadApi = true}, 300);
 }
