@@ -133,13 +133,10 @@ void QporExplorer::noteJoin(ThreadId t, ThreadId joined) {
 // causes, which are then no event's: without them a join of it would lose the order of the thread it joined —
 // main joining a worker that only joined its own child could then move before the child's writes.
 void QporExplorer::historyEndOf(ThreadId c, std::vector<UEvent*>& out) const {
-    auto add = [&](UEvent* x) {
-        if (x && std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
-    };
     UEvent* last = F_.threadMax(c);
-    add(last ? last : c < createOf_.size() ? createOf_[c] : nullptr);
+    addOnce(out, last ? last : c < createOf_.size() ? createOf_[c] : nullptr);
     if (c < joinedSince_.size())
-        for (UEvent* x : joinedSince_[c]) add(x);
+        for (UEvent* x : joinedSince_[c]) addOnce(out, x);
 }
 
 // Brings the executor to state(C_depth): from the deepest valid snapshot at or below `depth` (or the initial

@@ -16,6 +16,11 @@
 
 namespace skein::explore::unfolding {
 
+// Appends x to v unless it is null or there already (the ends of threads' histories: a handful of events).
+inline void addOnce(std::vector<UEvent*>& v, UEvent* x) {
+    if (x && std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+}
+
 // Reads of a word grouped by thread (each group in program order), and the choices of a prefix of every group:
 // which of them a write placed after the word's current value lets precede it. Buffers are kept: this runs for
 // every executed event (earlierPlacements, makeEvent).

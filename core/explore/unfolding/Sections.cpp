@@ -455,8 +455,7 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
                     slot(ThreadId(ev.value)) = std::move(creator);
                 } else if (endOf && ev.kind == EventKind::ThreadJoin) {
                     std::vector<UEvent*> joined = slot(ThreadId(ev.value));
-                    for (UEvent* y : joined)
-                        if (std::find(slot(u).begin(), slot(u).end(), y) == slot(u).end()) slot(u).push_back(y);
+                    for (UEvent* y : joined) addOnce(slot(u), y);
                 }
                 progress = true;
             }
