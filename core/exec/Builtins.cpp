@@ -640,6 +640,7 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         MutexState& m = mutexes_[A(0)];
         if (m.owner == model::kNoThread) {
             m.owner = t;
+            ++th.effects; // a spin loop's iteration that took the lock is not cut (Interpret.cpp, LoopBack)
             ev.value = 1;
             return finish(0);
         }

@@ -433,6 +433,54 @@ void Executor::cut(ThreadId t) {
     stopThread(t);
 }
 
+std::optional<Event> Executor::spinsForever(ThreadId t) const {
+    const Thread& th = *threads_[t];
+    // (After main returned or exit() was called the process is gone: nothing spins.)
+    if (th.finished || th.frames.empty() || exitRequested_) return std::nullopt;
+    // Cut at a spin loop's back edge — not at an assume or abort, which leave no state to go on from — or able to
+    // run; outside any SV-COMP atomic function (a cut ends the section: it could not be resumed as it was).
+    const auto outsideSections = [](const Thread& x) {
+        return std::none_of(x.frames.begin(), x.frames.end(), [](const Frame& g) { return g.atomic; });
+    };
+    const auto spinCut = [this, &outsideSections](const Thread& x) {
+        const Frame& f = x.frames.back();
+        const program::Instr& in = program_.functions[f.func].code[f.pc];
+        return x.cut && in.op == program::Op::LoopBack && in.imm && outsideSections(x);
+    };
+    if (th.cut ? !spinCut(th) : th.stopped || !enabled(t) || !outsideSections(th)) return std::nullopt;
+    std::unique_ptr<Executor> c = clone();
+    Thread& ct = *c->threads_[t];
+    // Only an iteration that runs whole on the copy proves anything: the loops t is in began theirs before (other
+    // threads may have written since), so their marks are made stale — at their back edges they go round once more
+    // instead of being cut (Interpret.cpp, LoopBack).
+    for (uint64_t& slot : ct.loopCounters) slot = uint64_t(ct.effects + 1) << 32 | uint32_t(slot);
+    if (ct.cut) { // t starts the loop's iteration again (the loop carries no value from one to the next: isSpinLoop)
+        Frame& cf = ct.frames.back();
+        const program::Instr& back = program_.functions[cf.func].code[cf.pc];
+        ct.stopped = ct.cut = false;
+        cf.pc = back.a;
+        ct.loopCounters[cf.loopBase + back.aux] = uint64_t(ct.effects) << 32;
+        c->anyCut_ = false;
+        c->run(t);
+        c->updateStatus();
+    }
+    // t alone, the others held where they are, until it is cut again having only read and failed — or it does
+    // anything else: writes, takes a lock, blocks, ends. An iteration without a visible event waits for nothing
+    // (`LOOP: goto LOOP;`, an assume's halt in SV-COMP files): a thread parked on purpose, not spinning.
+    const uint32_t effects = ct.effects;
+    std::optional<Event> last;
+    for (uint32_t events = 0; events < kSpinRerunEvents; ++events) {
+        if (ct.cut) return last && spinCut(ct) ? last : std::nullopt;
+        if (!c->enabled(t)) return std::nullopt;
+        const EventKind k = c->views_[t].pending.kind;
+        if (k != EventKind::Read && k != EventKind::Rmw && k != EventKind::TryLock && k != EventKind::Fence)
+            return std::nullopt;
+        last = c->step(t, 0);
+        if (ct.effects != effects || ct.atomicDepth > 0) return std::nullopt; // (or it entered an atomic section)
+    }
+    return std::nullopt;
+}
+
 void Executor::bound(ThreadId t, std::string why) {
     if (status_ == ExecStatus::Unsupported || threads_[t]->stopped) return;
     if (!anyBound_) boundReason_ = std::move(why);

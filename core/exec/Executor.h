@@ -138,6 +138,13 @@ public:
     // Thread t was stopped by a cut (a failed assume, abort, a spin iteration that changes nothing), not by an
     // error or a bound.
     bool wasCut(ThreadId t) const;
+    // Thread t would spin for good if it ran alone from here: cut at a spin loop (an iteration that changed nothing:
+    // LowerInstr.cpp, isSpinLoop) or able to run, it comes back, on a copy where the other threads are held, to a
+    // spin cut after a whole iteration that only read and failed (at most kSpinRerunEvents events). Then nothing it
+    // does can change anything: when every thread is done, blocked or spinning so, it is a deadlock of busy-waiting
+    // threads (explore::terminalErrors). Returns the last event of that iteration (what it keeps repeating).
+    std::optional<Event> spinsForever(ThreadId t) const;
+    static constexpr uint32_t kSpinRerunEvents = 10000;
     // The thread in an SV-COMP atomic section that has started executing it, or kNoThread: while there is one,
     // only it may run.
     ThreadId exclusiveThread() const { return exclusive_; }

@@ -18,11 +18,17 @@ struct Executor::Frame {
 struct Executor::Thread {
     std::vector<Frame> frames;
     std::vector<uint64_t> regs;
-    std::vector<uint32_t> loopCounters;
+    // Per loop of the frames: iterations (low 32 bits) and, for a spin loop, `effects` when its current iteration
+    // began (high 32 bits).
+    std::vector<uint64_t> loopCounters;
     std::vector<uint32_t> stackObjects;
     std::vector<std::pair<uint32_t, uint64_t>> tls; // thread-local global index → this thread's copy
     ThreadState state = ThreadState::Ready;
     uint32_t events = 0;
+    // Operations that changed memory or took a lock although a spin loop may contain them (a trylock or a
+    // compare-exchange that succeeded, an exchange that wrote a new value): an iteration that leaves this unchanged
+    // is cut at the spin loop's back edge (LowerInstr.cpp, isSpinLoop).
+    uint32_t effects = 0;
     uint64_t steps = 0;
     uint64_t retval = 0;
     uint32_t atomicDepth = 0;

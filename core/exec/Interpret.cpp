@@ -393,16 +393,21 @@ void Executor::run(ThreadId t) {
                 pc = next;
                 continue;
             }
-            case Op::LoopEnter: th.loopCounters[fr->loopBase + in.aux] = 0; pc = in.a; continue;
+            case Op::LoopEnter: th.loopCounters[fr->loopBase + in.aux] = uint64_t(th.effects) << 32; pc = in.a; continue;
             case Op::LoopBack: {
+                uint64_t& slot = th.loopCounters[fr->loopBase + in.aux];
                 if (in.imm) {
-                    // Spin loop: another iteration would only re-read (spin-assume, see LowerInstr.cpp).
-                    fr->pc = pc;
-                    cut(t);
-                    return;
+                    // Spin loop: an iteration that changed nothing is cut (spin-assume, see LowerInstr.cpp).
+                    if (uint32_t(slot >> 32) == th.effects) {
+                        fr->pc = pc;
+                        cut(t);
+                        return;
+                    }
+                    slot = uint64_t(th.effects) << 32 | uint32_t(slot);
                 }
-                uint32_t& n = th.loopCounters[fr->loopBase + in.aux];
-                if (opts_.unroll && ++n >= opts_.unroll) {
+                const uint32_t n = uint32_t(slot) + 1;
+                slot = (slot & ~uint64_t(0xffffffff)) | n;
+                if (opts_.unroll && n >= opts_.unroll) {
                     fr->pc = pc;
                     auto l = program_.sourceLocation(fn.locs[pc]);
                     bound(t, "loop bound " + std::to_string(opts_.unroll) + " reached at " + report::formatLocation(l) +
@@ -507,6 +512,7 @@ void Executor::performMemory(ThreadId t, const Instr& in, Event& ev) {
         uint64_t old = maskBits(loadLE(bytes, in.aux), in.bits);
         uint64_t nv = rmwApply(program::RmwOp(in.imm), old, R[in.b], in.bits);
         std::memcpy(bytes, &nv, in.aux);
+        if (nv != old) ++th.effects;
         R[in.dst] = old;
         ev.value = old;
         ev.value2 = nv;
@@ -518,6 +524,7 @@ void Executor::performMemory(ThreadId t, const Instr& in, Event& ev) {
         if (ok) {
             uint64_t nv = R[in.c];
             std::memcpy(bytes, &nv, in.aux);
+            if (maskBits(nv, in.bits) != old) ++th.effects;
         }
         R[in.dst] = old;
         R[in.dst + 1] = ok;

@@ -75,6 +75,12 @@ bool ErrorCollector::add(const ErrorKey& key, report::ErrorReport base, const ex
     return opts_.stopOnFirstError || limitReached_;
 }
 
+std::string spinDescription(const exec::Executor& ex, const model::Event& last) {
+    std::string out = "spins forever at line " + std::to_string(ex.program().sourceLocation(last.loc).line);
+    if (last.isMemory() || last.kind == model::EventKind::TryLock) out += " on `" + ex.describeAddress(last.addr) + "`";
+    return out + ": another iteration would change nothing";
+}
+
 std::vector<FoundError> terminalErrors(const exec::Executor& ex) {
     const program::Program& p = ex.program();
     std::vector<FoundError> out;
@@ -89,34 +95,46 @@ std::vector<FoundError> terminalErrors(const exec::Executor& ex) {
         f.cut.error = &err;
         out.push_back(std::move(f));
     }
-    if (!out.empty() || ex.status() != exec::ExecStatus::Running || ex.exclusiveThread() != model::kNoThread)
-        return out;
-    // An explorer may stop while a thread is still enabled (qpor: an atomic section that would block midway cannot
-    // start): that is a blocked execution, not a deadlock.
-    for (model::ThreadId t = 0; t < ex.numThreads(); ++t)
-        if (ex.enabled(t)) return out;
-    // No thread enabled and no atomic section holding the others back: every live thread waits on a lock, a join
-    // or a condition variable. (Threads left waiting after main returned are not deadlocked: the status is then
-    // Finished.)
-    // Reported where a thread waits for a mutex when one does (the heart of the cycle), not at a join; of several,
-    // at the first in the thread tree's order, which every explorer numbers alike (ids need not be: treeOrderBefore).
+    if (!out.empty() || ex.exclusiveThread() != model::kNoThread) return out;
+    if (ex.status() != exec::ExecStatus::Running && ex.status() != exec::ExecStatus::Cut) return out;
+    // Every live thread waits on a lock, a join or a condition variable — or spins for good: cut at a spin loop, or
+    // still able to run (an explorer may stop early: vhb's leaves, DESIGN.md "Cut threads end a node"), and run on
+    // alone it would only read and fail (Executor::spinsForever; none of them changes anything, so all spin at
+    // once). A thread still able to run otherwise — qpor stops before an atomic section that would block midway —
+    // or cut by an assume or abort (that execution is dropped, not a state the program can be in): no deadlock.
+    // (Threads left waiting after main returned are not deadlocked: the status is then Finished.)
+    // Reported where a thread waits for a mutex or spins when one does (the heart of the cycle), not at a join; of
+    // several, at the first in the thread tree's order, which every explorer numbers alike (ids need not be:
+    // treeOrderBefore).
     std::string who;
     model::ThreadId first = model::kNoThread;
+    uint32_t firstLoc = 0;
     bool firstLocked = false;
     for (model::ThreadId t = 0; t < ex.numThreads(); ++t) {
-        auto state = ex.thread(t).state;
-        if (state == exec::ThreadState::Finished || state == exec::ThreadState::Stopped) continue;
-        who += (who.empty() ? "" : "; ") + std::string("thread ") + std::to_string(t) + " " + ex.describeBlocked(t);
-        const bool locked = state == exec::ThreadState::BlockedLock;
+        const exec::ThreadView& v = ex.thread(t);
+        if (v.state == exec::ThreadState::Finished) continue;
+        uint32_t loc = v.pending.loc;
+        std::string what;
+        if (v.state == exec::ThreadState::Stopped || ex.enabled(t)) {
+            const std::optional<model::Event> spin = ex.spinsForever(t);
+            if (!spin) return out;
+            loc = spin->loc;
+            what = spinDescription(ex, *spin);
+        } else {
+            what = ex.describeBlocked(t);
+        }
+        who += (who.empty() ? "" : "; ") + std::string("thread ") + std::to_string(t) + " " + what;
+        const bool locked = v.state != exec::ThreadState::BlockedJoin && v.state != exec::ThreadState::BlockedCond;
         if (first == model::kNoThread || (locked && !firstLocked) ||
             (locked == firstLocked && ex.treeOrderBefore(t, first))) {
             first = t;
+            firstLoc = loc;
             firstLocked = locked;
         }
     }
     if (first == model::kNoThread) return out;
     FoundError f;
-    uint32_t loc = ex.thread(first).pending.loc;
+    const uint32_t loc = firstLoc;
     f.key = ErrorKey{report::ErrorKind::Deadlock, loc, 0};
     f.report.kind = report::ErrorKind::Deadlock;
     f.report.thread = first;

@@ -143,6 +143,9 @@ struct FoundError {
 // The errors an execution ended with (assertions, memory errors, ... one per thread that hit one), or a
 // deadlock when no thread is enabled and the live ones all wait; shared by the explorers.
 std::vector<FoundError> terminalErrors(const exec::Executor& ex);
+// How a thread that spins for good is described in a deadlock report, from the last event of the iteration it
+// keeps repeating (Executor::spinsForever).
+std::string spinDescription(const exec::Executor& ex, const model::Event& last);
 // A data race between events `first` and `second` of the executor's trace.
 FoundError raceError(const exec::Executor& ex, uint32_t first, uint32_t second);
 // A distinct race of an execution, as the explorers meet it: the trace index of the event that met it, its key and

@@ -172,16 +172,20 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
     if (out.kind == report::ErrorKind::Deadlock) {
         for (model::ThreadId t = 0; t < ex.numThreads(); ++t) {
             const exec::ThreadView& v = ex.thread(t);
-            if (v.state == exec::ThreadState::Finished || v.state == exec::ThreadState::Ready) continue;
+            if (v.state == exec::ThreadState::Finished) continue;
+            // A thread cut at a spin loop, or able to run, spins for good (terminalErrors).
+            const bool spins = v.state == exec::ThreadState::Stopped || ex.enabled(t);
+            const std::optional<model::Event> spin = spins ? ex.spinsForever(t) : std::nullopt;
+            if (spins && !spin) continue;
             report::TraceStep s;
             s.step = uint32_t(out.trace.size() + 1);
             s.thread = t;
-            s.location = prog.sourceLocation(v.pending.loc);
-            s.operation = "blocked";
-            s.variable = v.state == exec::ThreadState::BlockedJoin ? "" : ex.describeAddress(v.waitObject);
-            s.detail = ex.describeBlocked(t);
+            s.location = prog.sourceLocation(spin ? spin->loc : v.pending.loc);
+            s.operation = spins ? "spins" : "blocked";
+            s.variable = v.state == exec::ThreadState::BlockedJoin || spins ? "" : ex.describeAddress(v.waitObject);
+            s.detail = spins ? spinDescription(ex, *spin) : ex.describeBlocked(t);
             out.trace.push_back(s);
-            out.graph.nodes.push_back({uint32_t(out.graph.nodes.size()), t, "blocked: " + s.detail});
+            out.graph.nodes.push_back({uint32_t(out.graph.nodes.size()), t, s.operation + ": " + s.detail});
         }
     }
     // The failing operation itself, when the execution stopped at an error. (Node ids are trace indices: the

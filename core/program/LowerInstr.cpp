@@ -113,9 +113,14 @@ private:
     std::vector<EdgeFixup> fixups_;
     uint32_t lastLoc_ = 0;
 
-    // A loop whose iterations have no effect but reads (no stores, calls, loop-carried values, allocas): taking its back edge
-    // again cannot produce a state that exiting on a later read would not; the iteration is replaced by an
-    // assume of the exit condition (GenMC's spin-assume), so spin-waits need no unroll bound.
+    // A loop whose iterations can only read, or try to change memory and fail: loads, arithmetic, branches, calls
+    // of builtins that do nothing in the model (sched_yield, usleep), pthread_mutex_trylock, atomic exchanges and
+    // compare-exchanges — no plain stores, other calls, loop-carried values or allocas. Such an iteration either
+    // changed something (a trylock or compare-exchange that succeeded, an exchange that wrote a new value: the
+    // executor counts these, Thread::effects) or left the state as it found it, and then another iteration cannot
+    // produce a state that exiting on a later read would not: the executor cuts it at the back edge, as an assume
+    // of the exit condition (GenMC's spin-assume, extended to failed lock attempts), so spin-waits and spin locks
+    // need no unroll bound. Under sequential consistency an exchange that writes the value it read is invisible.
     bool isSpinLoop(llvm::Loop* l) {
         for (llvm::BasicBlock* bb : l->blocks())
             for (llvm::Instruction& i : *bb) {
@@ -123,10 +128,17 @@ private:
                 // A phi in the header carries a value from one iteration to the next (a counter): iterations
                 // differ. Phis elsewhere only merge values within one iteration (`a && b` conditions).
                 if (isa<llvm::PHINode>(i) && bb != l->getHeader()) continue;
-                if (isa<llvm::LoadInst>(i) || isa<llvm::BinaryOperator>(i) || isa<llvm::CmpInst>(i) ||
-                    isa<llvm::CastInst>(i) || isa<llvm::GetElementPtrInst>(i) || isa<llvm::BranchInst>(i) ||
-                    isa<llvm::SelectInst>(i))
+                if (isa<llvm::LoadInst>(i) || isa<llvm::BinaryOperator>(i) || isa<llvm::UnaryOperator>(i) ||
+                    isa<llvm::CmpInst>(i) || isa<llvm::CastInst>(i) || isa<llvm::GetElementPtrInst>(i) ||
+                    isa<llvm::BranchInst>(i) || isa<llvm::SelectInst>(i) || isa<llvm::ExtractValueInst>(i) ||
+                    isa<llvm::AtomicRMWInst>(i) || isa<llvm::AtomicCmpXchgInst>(i) || isa<llvm::FenceInst>(i))
                     continue;
+                if (auto* call = dyn_cast<llvm::CallInst>(&i)) {
+                    const llvm::Function* callee = call->getCalledFunction();
+                    std::optional<Builtin> b = callee ? lookupBuiltin(*callee) : std::nullopt;
+                    if (b && callee->isDeclaration() && (*b == Builtin::NoOp || *b == Builtin::MutexTrylock))
+                        continue;
+                }
                 return false;
             }
         return true;

@@ -48,7 +48,8 @@ enum class Op : uint8_t {
     AtomicRmw,    // dst = old *(a); *(a) = old `imm`-op b; aux = bytes, bits = width
     CmpXchg,      // dst = old *(a); dst+1 = success; if old == b: *(a) = c; aux = bytes
     Fence,
-    LoopBack,     // back-edge of loop `aux` (frame-local): count, check the bound, pc = a. imm = 1: spin loop
+    LoopBack,     // back-edge of loop `aux` (frame-local): count, check the bound, pc = a. imm = 1: spin loop, whose
+                  // iteration is cut when it changed nothing (LowerInstr.cpp, isSpinLoop)
     LoopEnter,    // entry edge of loop `aux`: reset its counter, pc = a
     Unreachable,
     Unsupported,  // a = message index: the program reached a construct Skein does not model

@@ -251,7 +251,9 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
         break;
     case ErrorKind::Deadlock:
         for (const TraceStep& s : e.trace)
-            if (s.operation == "blocked" && !(s.location.line == e.location.line && s.thread == e.thread &&
+            // (A thread that spins for good on a failed attempt or a read is blocked too: TraceBuilder.cpp.)
+            if ((s.operation == "blocked" || s.operation == "spins") &&
+                !(s.location.line == e.location.line && s.thread == e.thread &&
                                               s.location.file == e.location.file))
                 related(s.location, threadName(s.thread) + " " + s.detail);
         for (const TraceStep& s : e.trace)

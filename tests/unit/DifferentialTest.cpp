@@ -186,3 +186,11 @@ TEST(Differential, QporModesAgreeWithDfsWithTrylocksChildThreadsAndPthreadExit) 
 TEST(Differential, QporModesAgreeWithDfsWithTheThreadApiAndTheRest) {
     qporAgreesWithDfs({.condVars = true, .heap = true, .cas = true, .exits = true, .threadApi = true}, 200);
 }
+
+// Spin loops of failed attempts (GeneratorFlags::spinAttempts): trylock, exchange and compare-exchange spins, whose
+// iterations that changed nothing are cut (spin-assume: core/program/LowerInstr.cpp, isSpinLoop) — beside the
+// read-only spins and assumes, compare-exchanges and trylocks they meet.
+TEST(Differential, QporModesAgreeWithDfsWithSpinLoopsOfFailedAttempts) {
+    qporAgreesWithDfs({.atomicSections = false, .cuts = true, .cas = true, .threadApi = true, .spinAttempts = true},
+                      300);
+}

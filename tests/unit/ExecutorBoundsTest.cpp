@@ -128,13 +128,84 @@ TEST(ExecBounds, EventBoundTerminatesALoopOnSharedMemory) {
 }
 
 TEST(ExecBounds, PureSpinLoopIsCutNotBounded) {
-    // A loop that only re-reads: its iterations add nothing (spin-assume), so it needs no bound.
+    // A loop that only re-reads: its iterations add nothing (spin-assume), so it needs no bound. Nobody sets the
+    // flag: main would spin for good, a deadlock.
     auto r = checkSource(R"(
         int flag;
         int main() { while (!flag) { } return 0; })");
-    EXPECT_TRUE(r.errors.empty());
     EXPECT_EQ(r.stats.bounded, 0u);
     EXPECT_EQ(r.stats.blocked, 1u);
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].kind, ErrorKind::Deadlock);
+}
+
+// Spin-assume of failed attempts (LowerInstr.cpp, isSpinLoop): a loop of trylocks, exchanges or compare-exchanges
+// whose iteration changed nothing is cut; one whose attempt changed memory goes on. A thread that would spin for good
+// with nobody else to run is a deadlock (Executor::spinsForever).
+TEST(ExecBounds, SpinOnAFailedTrylockIsCutAndItsLivelockReported) {
+    // main holds the mutex: every attempt fails, the one run is cut, and it would spin for good.
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+        int main() { pthread_mutex_lock(&m); while (pthread_mutex_trylock(&m)) sched_yield(); return 0; })");
+    EXPECT_EQ(r.stats.executions, 0u);
+    EXPECT_EQ(r.stats.blocked, 1u);
+    EXPECT_EQ(r.stats.bounded, 0u);
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].kind, ErrorKind::Deadlock);
+    EXPECT_EQ(r.errors[0].location.line, 4u);
+    EXPECT_NE(r.errors[0].message.find("thread 0 spins forever at line 4 on `m`"), std::string::npos)
+        << r.errors[0].message;
+}
+
+TEST(ExecBounds, ExchangeOfTheValueReadIsCut) {
+    // The exchange reads 1 and writes 1: under sequential consistency nothing changed — and nothing ever will.
+    auto r = checkSource(R"(
+        #include <stdatomic.h>
+        atomic_int l = 1;
+        int main() { while (atomic_exchange(&l, 1)) { } return 0; })");
+    EXPECT_EQ(r.stats.blocked, 1u);
+    EXPECT_EQ(r.stats.bounded, 0u);
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].kind, ErrorKind::Deadlock);
+}
+
+TEST(ExecBounds, ParkingLoopWithoutEventsIsNoDeadlock) {
+    // A loop with no visible event waits for nothing (an SV-COMP assume's halt): cut, not reported.
+    auto r = checkSource(R"(
+        int main() { LOOP: goto LOOP; return 0; })");
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0].message);
+    EXPECT_EQ(r.stats.blocked, 1u);
+}
+
+TEST(ExecBounds, SpinWhoseAttemptChangedMemoryGoesOn) {
+    // Each exchange writes one less than it finds until it reads 0: 3, 2, 1, 0 — four iterations, none cut.
+    auto r = checkSource(R"(
+        #include <stdatomic.h>
+        #include <assert.h>
+        atomic_int l = 3;
+        int main() {
+            while (atomic_exchange(&l, atomic_load(&l) - 1)) { }
+            assert(atomic_load(&l) == -1);
+            return 0;
+        })");
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors[0].message);
+    EXPECT_EQ(r.stats.executions, 1u);
+    EXPECT_EQ(r.stats.blocked, 0u);
+}
+
+TEST(ExecBounds, LoopCarryingACounterIsNotASpinLoop) {
+    // The attempts are counted: iterations differ, so the failed ones are not cut and the bound applies.
+    Options o;
+    o.explore.exec.unroll = 5;
+    auto r = checkSource(R"(
+        #include <pthread.h>
+        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+        int main() { pthread_mutex_lock(&m); int n = 0; while (pthread_mutex_trylock(&m)) n++; return n; })",
+                         o);
+    EXPECT_EQ(r.verdict, Verdict::Bounded);
+    EXPECT_EQ(r.stats.bounded, 1u);
+    EXPECT_EQ(r.stats.blocked, 0u);
 }
 
 TEST(ExecBounds, ExecutionBudget) {

@@ -66,6 +66,10 @@ struct GeneratorFlags {
     // thread read, sometimes inside a critical section (its mutex stays held), and workers that join a worker created
     // before them (the handles are global then; main sometimes joins it too).
     bool threadApi = false;
+    // ... and spin loops whose iterations try to change memory and may fail: a trylock spin (then a critical section
+    // of that mutex), an exchange spin, a compare-exchange spin. An iteration that changed nothing is cut (spin-assume
+    // extended to failed attempts: core/program/LowerInstr.cpp, isSpinLoop); one that changed something is not.
+    bool spinAttempts = false;
 };
 
 struct Generator {
@@ -92,7 +96,8 @@ struct Generator {
     bool extraStatement(int& locals) {
         int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0) + (flags.memory ? 13 : 0) + (flags.cuts ? 6 : 0) +
                     (flags.cas ? 4 : 0) + (flags.wideCas ? 3 : 0) + (flags.exits ? 1 : 0) +
-                    (flags.casInSections ? 1 : 0) + (flags.casPartial ? 2 : 0) + (flags.threadApi ? 4 : 0);
+                    (flags.casInSections ? 1 : 0) + (flags.casPartial ? 2 : 0) + (flags.threadApi ? 4 : 0) +
+                    (flags.spinAttempts ? 3 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
@@ -104,6 +109,7 @@ struct Generator {
         if (!flags.exits && k >= 35) k += 1;
         if (!flags.casInSections && k >= 36) k += 1;
         if (!flags.casPartial && k >= 37) k += 2;
+        if (!flags.threadApi && k >= 39) k += 4;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
         if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word access of the heap pair
@@ -242,6 +248,24 @@ struct Generator {
                 emit("  " + var() + " = " + v() + ";");
             }
             break;
+        case 43: { // a spin lock of trylocks (a livelock when this thread holds the mutex already: every run cut)
+            const std::string m = mutexes && pick(2) ? "m" + std::to_string(pick(mutexes)) : std::string("sm");
+            emit("  while (pthread_mutex_trylock(&" + m + ")) ; " + var() + " = " + var() + " + 1; pthread_mutex_unlock(&" +
+                 m + ");");
+            break;
+        }
+        case 44: { // an exchange spin until it reads 0 (one that writes what it read changes nothing), or a spin lock
+            const std::string a = "a" + std::to_string(pick(2));
+            if (pick(2)) emit("  while (atomic_exchange(&" + a + ", " + v() + ")) ;");
+            else emit("  while (atomic_exchange(&" + a + ", 1)) ; " + var() + " = " + var() + " + 1; atomic_store(&" + a + ", 0);");
+            break;
+        }
+        case 45: { // until a compare-exchange succeeds (one that writes the value it found changes nothing either)
+            const std::string e = v();
+            emit("  { int e = " + e + "; while (!atomic_compare_exchange_strong(&a" + std::to_string(pick(2)) + ", &e, " +
+                 v() + ")) e = " + e + "; }");
+            break;
+        }
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
         case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
         case 2: // waits for a signal and takes the flag (a deadlock when nobody sets it)
@@ -379,6 +403,7 @@ struct Generator {
         }
         if (flags.locked) mutexes = std::max(mutexes, 1);
         for (int m = 0; m < mutexes; ++m) emit("pthread_mutex_t m" + std::to_string(m) + " = PTHREAD_MUTEX_INITIALIZER;");
+        if (flags.spinAttempts) emit("pthread_mutex_t sm = PTHREAD_MUTEX_INITIALIZER;");
         if (flags.threadApi) {
             emit("pthread_mutex_t tm = PTHREAD_MUTEX_INITIALIZER;");
             emit("void *c0(void *arg) {");

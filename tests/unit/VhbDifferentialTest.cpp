@@ -113,6 +113,17 @@ TEST(VhbDifferential, AgreesWithDfsWithTrylocksChildThreadsAndPthreadExit) {
     agreeWithDfs(flags, 300, "trylocks, child threads, pthread_exit");
 }
 
+// Spin loops whose iterations try to change memory and may fail (trylock, exchange, compare-exchange): an iteration
+// that changed nothing is cut, one that changed something is not.
+TEST(VhbDifferential, AgreesWithDfsWithSpinLoopsOfFailedAttempts) {
+    GeneratorFlags flags;
+    flags.atomicSections = false;
+    flags.cuts = true;
+    flags.cas = true;
+    flags.spinAttempts = true;
+    agreeWithDfs(flags, 300, "trylock, exchange and compare-exchange spins");
+}
+
 // The first pass alone (DESIGN.md "Critical sections run alone": reads inside a critical section that its own
 // accesses decide are not choices): on a program without a data race it finds what dfs finds; on one with a race
 // it finds a race (any: the full exploration then runs).
