@@ -433,6 +433,14 @@ void Executor::cut(ThreadId t) {
     stopThread(t);
 }
 
+bool Executor::cutAtSpinLoop(ThreadId t) const {
+    const Thread& th = *threads_[t];
+    if (!th.cut || th.frames.empty()) return false;
+    const Frame& f = th.frames.back();
+    const program::Instr& in = program_.functions[f.func].code[f.pc];
+    return in.op == program::Op::LoopBack && in.imm;
+}
+
 std::optional<Event> Executor::spinsForever(ThreadId t) const {
     const Thread& th = *threads_[t];
     // (After main returned or exit() was called the process is gone: nothing spins.)
@@ -442,12 +450,8 @@ std::optional<Event> Executor::spinsForever(ThreadId t) const {
     const auto outsideSections = [](const Thread& x) {
         return std::none_of(x.frames.begin(), x.frames.end(), [](const Frame& g) { return g.atomic; });
     };
-    const auto spinCut = [this, &outsideSections](const Thread& x) {
-        const Frame& f = x.frames.back();
-        const program::Instr& in = program_.functions[f.func].code[f.pc];
-        return x.cut && in.op == program::Op::LoopBack && in.imm && outsideSections(x);
-    };
-    if (th.cut ? !spinCut(th) : th.stopped || !enabled(t) || !outsideSections(th)) return std::nullopt;
+    const bool runnable = !th.stopped && enabled(t);
+    if ((th.cut ? !cutAtSpinLoop(t) : !runnable) || !outsideSections(th)) return std::nullopt;
     std::unique_ptr<Executor> c = clone();
     Thread& ct = *c->threads_[t];
     // Only an iteration that runs whole on the copy proves anything: the loops t is in began theirs before (other
@@ -470,7 +474,7 @@ std::optional<Event> Executor::spinsForever(ThreadId t) const {
     const uint32_t effects = ct.effects;
     std::optional<Event> last;
     for (uint32_t events = 0; events < kSpinRerunEvents; ++events) {
-        if (ct.cut) return last && spinCut(ct) ? last : std::nullopt;
+        if (ct.cut) return last && c->cutAtSpinLoop(t) && outsideSections(ct) ? last : std::nullopt;
         if (!c->enabled(t)) return std::nullopt;
         const EventKind k = c->views_[t].pending.kind;
         if (k != EventKind::Read && k != EventKind::Rmw && k != EventKind::TryLock && k != EventKind::Fence)

@@ -144,6 +144,8 @@ public:
     // does can change anything: when every thread is done, blocked or spinning so, it is a deadlock of busy-waiting
     // threads (explore::terminalErrors). Returns the last event of that iteration (what it keeps repeating).
     std::optional<Event> spinsForever(ThreadId t) const;
+    // Thread t was cut at a spin loop's back edge (not by an assume or abort).
+    bool cutAtSpinLoop(ThreadId t) const;
     static constexpr uint32_t kSpinRerunEvents = 10000;
     // The thread in an SV-COMP atomic section that has started executing it, or kNoThread: while there is one,
     // only it may run.
