@@ -452,7 +452,10 @@ std::optional<Event> Executor::spinsForever(ThreadId t) const {
     };
     const bool runnable = !th.stopped && enabled(t);
     if ((th.cut ? !cutAtSpinLoop(t) : !runnable) || !outsideSections(th)) return std::nullopt;
-    std::unique_ptr<Executor> c = clone();
+    if (runnable && !onlyReadsOrTries(views_[t].pending.kind)) return std::nullopt; // (before the copy)
+    if (spinScratch_) spinScratch_->copyStateFrom(*this);
+    else spinScratch_ = clone();
+    Executor* c = spinScratch_.get();
     Thread& ct = *c->threads_[t];
     // Only an iteration that runs whole on the copy proves anything: the loops t is in began theirs before (other
     // threads may have written since), so their marks are made stale — at their back edges they go round once more
@@ -476,9 +479,7 @@ std::optional<Event> Executor::spinsForever(ThreadId t) const {
     for (uint32_t events = 0; events < kSpinRerunEvents; ++events) {
         if (ct.cut) return last && c->cutAtSpinLoop(t) && outsideSections(ct) ? last : std::nullopt;
         if (!c->enabled(t)) return std::nullopt;
-        const EventKind k = c->views_[t].pending.kind;
-        if (k != EventKind::Read && k != EventKind::Rmw && k != EventKind::TryLock && k != EventKind::Fence)
-            return std::nullopt;
+        if (!onlyReadsOrTries(c->views_[t].pending.kind)) return std::nullopt;
         last = c->step(t, 0);
         if (ct.effects != effects || ct.atomicDepth > 0) return std::nullopt; // (or it entered an atomic section)
     }

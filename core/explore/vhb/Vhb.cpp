@@ -164,7 +164,9 @@ void VhbExplorer::leaf(const Work& w, const Node& node, const std::vector<Thread
     for (ThreadId t : cut) *cutAfter_.tryEmplace(nodeThreadHash(node, t), 1).first = 1;
     // A bound another thread hit stays: the runs through this node are bounded (dfs would count them so).
     if (ex_->errors().empty() && !ex_->boundReason().empty()) runs_.addBound(ex_->boundReason());
-    if (!opts_.detectRaces || stop_ || !mayRace(node)) return;
+    const bool spins = !stop_ && maySpinForever() && !finalMemoryFixed(node.apo);
+    const bool races = opts_.detectRaces && !stop_ && mayRace(node);
+    if (!spins && !races) return;
     auto t0 = Clock::now();
     ++closureCalls_;
     std::optional<Order> q;
@@ -173,7 +175,23 @@ void VhbExplorer::leaf(const Work& w, const Node& node, const std::vector<Thread
     closureMs_ += msSince(t0);
     if (!q) return; // (cannot happen: the node has a witness)
     q->computeRequired();
-    findRaces(node, *q);
+    // Whether a thread cut at a spin loop would spin for good depends on which write to what it reads came last,
+    // which the class does not fix (DESIGN.md "Cut threads end a node"): the deadlock check on each final memory.
+    if (spins) spinDeadlocks(node, *q);
+    if (races && !stop_) findRaces(node, *q);
+}
+
+// Could the run be a deadlock of spinning threads in some final memory of its class? A thread cut at a spin loop,
+// and every other done, blocked, cut, or about to read or try (a thread that writes next spins in no memory: the
+// class fixes its local state). The cheap filter before spinDeadlocks.
+bool VhbExplorer::maySpinForever() const {
+    bool spinCut = false;
+    for (ThreadId t = 0; t < ex_->numThreads(); ++t) {
+        spinCut |= ex_->cutAtSpinLoop(t);
+        if (!ex_->enabled(t)) continue;
+        if (!exec::Executor::onlyReadsOrTries(ex_->thread(t).pending.kind)) return false;
+    }
+    return spinCut;
 }
 
 // collectErrors (Explorer.cpp) over the witness, carried on from the parent's state when the node resumed it:
@@ -483,6 +501,8 @@ void VhbExplorer::maximal(const Node& node, ExecStatus status, uint64_t classes)
         } else {
             finals_.insert(ex_->finalStateHash());
         }
+    } else if (status == ExecStatus::Cut && !stop_ && maySpinForever() && !finalMemoryFixed(node.apo)) {
+        if (const Order* o = closed()) spinDeadlocks(node, *o); // as in leaf()
     }
     // Races are searched in maximal nodes only: a racing prefix of any execution τ is a prefix of a
     // linearisation of τ's class, whose maximal node has τ's events and values (DESIGN.md "Data races").

@@ -373,6 +373,12 @@ private:
                                                               ThreadId t = 0);
     std::vector<report::Decision> toSchedule(const Node& n, const Linearisation& lin) const;
     void monitorFinalStates(const Node& n, const Order& closed);
+    // The complete linearisations' distinct final memories, one linearisation each (the monitor's search).
+    std::map<uint64_t, Linearisation> finalMemories(const Node& n, const Order& closed);
+    // A maximal node whose run cut a thread at a spin loop: the deadlock check (terminalErrors) on a run of each
+    // other final memory of the class — whether the thread would spin for good depends on which write came last.
+    void spinDeadlocks(const Node& n, const Order& closed);
+    bool maySpinForever() const;
     void finishStats();
 };
 

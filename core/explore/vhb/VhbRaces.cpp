@@ -13,14 +13,12 @@ namespace skein::explore::vhb::detail {
 
 // The final-state monitor: the node fixes what every thread observes, not the order of the last writes to each
 // location; the distinct final memories are the complete linearisations' (DESIGN.md "Final states").
-void VhbExplorer::monitorFinalStates(const Node& n, const Order& closed) {
-    auto t0 = Clock::now();
-    const Order* q = &closed;
+std::map<uint64_t, Linearisation> VhbExplorer::finalMemories(const Node& n, const Order& closed) {
     std::map<uint64_t, Linearisation> memories;
     SearchLimits limits;
     limits.maxStates = 2'000'000;
     search(
-        n.apo, q,
+        n.apo, &closed,
         [&](const SearchState& s) {
             for (uint32_t t = 0; t < n.apo.threads.size(); ++t)
                 if (s.pos[t] != n.apo.threads[t].size()) return false;
@@ -32,12 +30,30 @@ void VhbExplorer::monitorFinalStates(const Node& n, const Order& closed) {
         &limits);
     monitorStates_ += limits.states;
     if (limits.exhausted) runs_.addBound("vhb: the final-state monitor gave up on a class with over 2M states");
+    return memories;
+}
+
+void VhbExplorer::monitorFinalStates(const Node& n, const Order& closed) {
+    auto t0 = Clock::now();
+    std::map<uint64_t, Linearisation> memories = finalMemories(n, closed);
     if (memories.size() <= 1) {
         finals_.insert(ex_->finalStateHash());
     } else {
         for (auto& [_, lin] : memories)
             if (replay(toSchedule(n, lin))) finals_.insert(ex_->finalStateHash());
     }
+    monitorMs_ += msSince(t0);
+}
+
+void VhbExplorer::spinDeadlocks(const Node& n, const Order& closed) {
+    auto t0 = Clock::now();
+    std::map<uint64_t, Linearisation> memories = finalMemories(n, closed);
+    if (memories.size() > 1) // (one: the witness's, checked by collect())
+        for (auto& [_, lin] : memories)
+            if (replay(toSchedule(n, lin)) && addTerminalErrors(errors_, *ex_, schedule_)) {
+                stop_ = true;
+                break;
+            }
     monitorMs_ += msSince(t0);
 }
 
