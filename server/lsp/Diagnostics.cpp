@@ -255,7 +255,8 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
             if ((s.operation == "blocked" || s.operation == "spins") &&
                 !(s.location.line == e.location.line && s.thread == e.thread &&
                                               s.location.file == e.location.file))
-                related(s.location, threadName(s.thread) + " " + s.detail);
+                // (Even at the diagnostic's own statement: another thread blocked or spinning in one helper.)
+                related(s.location, threadName(s.thread) + " " + s.detail, /*evenHere=*/true);
         for (const TraceStep& s : e.trace)
             if (s.operation == "lock" && !s.variable.empty()) {
                 // The acquisitions that the blocked threads wait for.

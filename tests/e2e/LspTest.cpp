@@ -198,6 +198,23 @@ TEST_F(Lsp, DeadlockIsReportedAtTheBlockedLockCalls) {
     EXPECT_EQ(blocked, (std::set<int>{27, 41})) << dl[0].dump(1);
 }
 
+TEST_F(Lsp, SpinLockDeadlockNamesTheOtherSpinningThread) {
+    // Spin locks taken in opposite orders (tests/corpus/spin_deadlock.c): both threads spin for good at the exchange
+    // of lock() (line 58, 1-based); the diagnostic is thread 1's, and thread 2's spin is its related information.
+    client.initialize();
+    std::string uri = uriOf("spin_deadlock.c");
+    client.open(uri, readFile(std::string(SKEIN_SOURCE_DIR) + "/tests/corpus/spin_deadlock.c"));
+    ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
+    auto dl = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "deadlock");
+    ASSERT_EQ(dl.size(), 1u);
+    EXPECT_EQ(dl[0]["range"]["start"]["line"], 57);
+    bool otherSpins = false;
+    for (const json& r : dl[0]["relatedInformation"])
+        otherSpins |= r["message"].get<std::string>().find("spins forever at line 58 on `a`") != std::string::npos &&
+                      r["location"]["range"]["start"]["line"] == 57;
+    EXPECT_TRUE(otherSpins) << dl[0].dump(1);
+}
+
 TEST_F(Lsp, CounterexampleRequestReturnsTheSameDataAsCheckJson) {
     namespace fs = std::filesystem;
     fs::path dir = fs::temp_directory_path() / ("skein-lsp-test-" + std::to_string(getpid()));
