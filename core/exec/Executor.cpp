@@ -441,6 +441,21 @@ bool Executor::cutAtSpinLoop(ThreadId t) const {
     return in.op == program::Op::LoopBack && in.imm;
 }
 
+bool Executor::onlyWaitersOrSpinners(uint32_t* spinCuts) const {
+    uint32_t cuts = 0;
+    for (ThreadId t = 0; t < threads_.size(); ++t) {
+        const ThreadView& v = thread(t);
+        if (v.state == ThreadState::Stopped) {
+            if (!cutAtSpinLoop(t)) return false;
+            ++cuts;
+        } else if (enabled(t) && !onlyReadsOrTries(v.pending.kind)) {
+            return false;
+        }
+    }
+    if (spinCuts) *spinCuts = cuts;
+    return true;
+}
+
 std::optional<Event> Executor::spinsForever(ThreadId t) const {
     const Thread& th = *threads_[t];
     // (After main returned or exit() was called the process is gone: nothing spins.)

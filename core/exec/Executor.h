@@ -146,6 +146,11 @@ public:
     std::optional<Event> spinsForever(ThreadId t) const;
     // Thread t was cut at a spin loop's back edge (not by an assume or abort).
     bool cutAtSpinLoop(ThreadId t) const;
+    // The cheap filter before spinsForever's copies: no thread rules out a deadlock of waiting or spinning threads —
+    // none is stopped other than by a spin cut (an assume, an error, a bound), none is about to do anything but read
+    // or try (a thread that writes next spins in no interleaving: its own events fix its local state). Counts the
+    // threads cut at a spin loop into `spinCuts` when given.
+    bool onlyWaitersOrSpinners(uint32_t* spinCuts = nullptr) const;
     // The kinds of event a spin loop's iteration that changes nothing consists of: reads and attempts that may fail
     // (an exchange or compare-exchange, a trylock), and fences.
     static bool onlyReadsOrTries(model::EventKind k) {

@@ -106,15 +106,7 @@ std::vector<FoundError> terminalErrors(const exec::Executor& ex) {
     // Reported where a thread waits for a mutex or spins when one does (the heart of the cycle), not at a join; of
     // several, at the first in the thread tree's order, which every explorer numbers alike (ids need not be:
     // treeOrderBefore).
-    // First the cheap filter: a thread about to do anything but read or try, or cut by an assume, is no spinner (the
-    // questions to spinsForever run each on a copy of the executor).
-    for (model::ThreadId t = 0; t < ex.numThreads(); ++t) {
-        const exec::ThreadView& v = ex.thread(t);
-        const bool spinner = v.state == exec::ThreadState::Stopped
-                                 ? ex.cutAtSpinLoop(t)
-                                 : !ex.enabled(t) || exec::Executor::onlyReadsOrTries(v.pending.kind);
-        if (!spinner) return out;
-    }
+    if (!ex.onlyWaitersOrSpinners()) return out; // (before the copies spinsForever makes)
     std::string who;
     model::ThreadId first = model::kNoThread;
     uint32_t firstLoc = 0;

@@ -182,16 +182,11 @@ void VhbExplorer::leaf(const Work& w, const Node& node, const std::vector<Thread
 }
 
 // Could the run be a deadlock of spinning threads in some final memory of its class? A thread cut at a spin loop,
-// and every other done, blocked, cut, or about to read or try (a thread that writes next spins in no memory: the
-// class fixes its local state). The cheap filter before spinDeadlocks.
+// and nothing that rules it out in every memory (Executor::onlyWaitersOrSpinners: the class fixes each thread's local
+// state). The cheap filter before spinDeadlocks.
 bool VhbExplorer::maySpinForever() const {
-    bool spinCut = false;
-    for (ThreadId t = 0; t < ex_->numThreads(); ++t) {
-        spinCut |= ex_->cutAtSpinLoop(t);
-        if (!ex_->enabled(t)) continue;
-        if (!exec::Executor::onlyReadsOrTries(ex_->thread(t).pending.kind)) return false;
-    }
-    return spinCut;
+    uint32_t spinCuts = 0;
+    return ex_->onlyWaitersOrSpinners(&spinCuts) && spinCuts > 0;
 }
 
 // collectErrors (Explorer.cpp) over the witness, carried on from the parent's state when the node resumed it:
