@@ -13,7 +13,22 @@ using program::Builtin;
 using program::Instr;
 
 namespace {
-constexpr uint64_t kEBUSY = 16, kEINVAL = 22, kESRCH = 3;
+constexpr uint64_t kEBUSY = 16, kEINVAL = 22, kESRCH = 3, kEPERM = 1, kEDEADLK = 35;
+
+// Mutex types as glibc numbers them. A mutex's type lives where glibc keeps it, in the mutex itself (the `__kind`
+// field of pthread_mutex_t on x86-64, at byte 16): pthread_mutex_init writes it there from the attribute, whose
+// int pthread_mutexattr_settype set, and PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP and its error-checking sibling
+// put it there statically. Adaptive (3) behaves as normal here.
+constexpr uint32_t kMutexNormal = 0, kMutexRecursive = 1, kMutexErrorCheck = 2;
+constexpr uint64_t kMutexKindOffset = 16;
+
+uint32_t mutexType(Memory& memory, uint64_t mutex) {
+    uint8_t* b;
+    if (memory.check(mutex + kMutexKindOffset, 4, false, &b) != AccessError::None) return kMutexNormal;
+    uint32_t kind;
+    std::memcpy(&kind, b, 4);
+    return kind & 3; // glibc's PTHREAD_MUTEX_KIND_MASK_NP: the bits above are flags (robust, priority)
+}
 // The largest heap allocation that succeeds (256 MB): past it malloc, calloc and realloc return NULL, as a real
 // allocator may — the arena holds every object of an execution, and object sizes are 32-bit.
 constexpr uint64_t kMaxAllocation = uint64_t(1) << 28;
@@ -277,16 +292,20 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     }
     case Builtin::Putchar: output_.push_back({t, std::string(1, char(A(0)))}); return done(A(0) & 0xFF);
     case Builtin::NoOp: return done(0);
-    case Builtin::MutexAttrSetType:
-        // Skein's mutexes are PTHREAD_MUTEX_NORMAL (glibc: 0; 3, adaptive, behaves alike). A recursive (1) or
-        // error-checking (2) mutex relocked by its owner would be taken for a self-deadlock: refused instead.
-        if (uint64_t type = A(1) & 0xFFFFFFFFu; type == 1 || type == 2) {
-            unsupported(t, std::string("pthread_mutexattr_settype: ") +
-                               (type == 1 ? "recursive" : "error-checking") +
-                               " mutexes are not modelled (Skein's mutexes are PTHREAD_MUTEX_NORMAL)");
+    case Builtin::MutexAttrInit:
+    case Builtin::MutexAttrSetType: {
+        // The type goes into the attribute's int, as glibc keeps it; pthread_mutex_init copies it into the mutex.
+        const uint64_t type = b == Builtin::MutexAttrInit ? kMutexNormal : A(1) & 0xFFFFFFFFu;
+        if (type > 3) return done(kEINVAL);
+        uint8_t* bytes;
+        if (AccessError e = memory_.check(A(0), 4, true, &bytes); e != AccessError::None) {
+            failAccess(t, e, A(0), 4);
             return false;
         }
+        const uint32_t kind = uint32_t(type);
+        std::memcpy(bytes, &kind, 4);
         return done(0);
+    }
     case Builtin::AssertFail: {
         std::string expr = readCString(A(0));
         fail(t, report::ErrorKind::Assertion, "assertion `" + expr + "` failed");
@@ -387,6 +406,19 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
             return false;
         }
         if (it != mutexes_.end()) mutexes_.erase(it);
+        if (b == Builtin::MutexInit) { // the attribute's type (normal without one) into the mutex's type field
+            uint32_t kind = kMutexNormal;
+            if (A(1)) {
+                uint8_t* attr;
+                if (AccessError e = memory_.check(A(1), 4, false, &attr); e != AccessError::None) {
+                    failAccess(t, e, A(1), 4);
+                    return false;
+                }
+                std::memcpy(&kind, attr, 4);
+            }
+            if (memory_.check(A(0) + kMutexKindOffset, 4, true, &bytes) == AccessError::None)
+                std::memcpy(bytes, &kind, 4);
+        }
         return done(0);
     }
     case Builtin::MutexLock:
@@ -397,6 +429,26 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         if (e != AccessError::None) {
             failAccess(t, e, A(0), 1);
             return false;
+        }
+        // A recursive or error-checking mutex answers its owner, and an unlock by another thread, at once: whether
+        // the caller holds the mutex is up to the caller alone (no other thread can make it the owner or take that
+        // away), so these answers are the thread's own steps, invisible to the other threads. Only the outermost
+        // lock and the last unlock of a recursive mutex are events; the explorers see a normal mutex's history.
+        if (const uint32_t type = mutexType(memory_, A(0)); type == kMutexRecursive || type == kMutexErrorCheck) {
+            auto it = mutexes_.find(A(0));
+            const bool mine = it != mutexes_.end() && it->second.owner == t;
+            if (b == Builtin::MutexUnlock) {
+                if (!mine) return done(kEPERM);
+                if (it->second.relocks > 0) {
+                    --it->second.relocks;
+                    return done(0);
+                }
+            } else if (mine) {
+                if (type == kMutexErrorCheck) return done(b == Builtin::MutexLock ? kEDEADLK : kEBUSY);
+                ++it->second.relocks;
+                if (b == Builtin::MutexTrylock) ++th.effects; // as any trylock that took the lock (Interpret.cpp)
+                return done(0);
+            }
         }
         Event ev;
         ev.kind = b == Builtin::MutexLock ? EventKind::Lock : b == Builtin::MutexTrylock ? EventKind::TryLock : EventKind::Unlock;
@@ -663,6 +715,12 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
             auto it = mutexes_.find(A(1));
             if (it == mutexes_.end() || it->second.owner != t) {
                 fail(t, report::ErrorKind::PthreadMisuse, "pthread_cond_wait with mutex `" + memory_.describe(A(1)) + "` not held");
+                return;
+            }
+            if (it->second.relocks > 0) { // POSIX leaves it undefined; glibc would release one level only
+                fail(t, report::ErrorKind::PthreadMisuse, "pthread_cond_wait with recursive mutex `" +
+                                                              memory_.describe(A(1)) + "` locked " +
+                                                              std::to_string(it->second.relocks + 1) + " times");
                 return;
             }
             it->second.owner = model::kNoThread;

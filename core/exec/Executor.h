@@ -216,6 +216,7 @@ private:
     struct Thread;
     struct MutexState {
         ThreadId owner = model::kNoThread;
+        uint32_t relocks = 0; // a recursive mutex: the owner's locks beyond the first (Builtins.cpp, mutexType)
     };
 
     // The execution state below is copied in two places that must stay in step: the clone constructor and

@@ -204,7 +204,6 @@ std::optional<Builtin> builtinFor(const std::string& name, const llvm::Function&
         m["pthread_attr_init"] = Builtin::NoOp;
         m["pthread_attr_destroy"] = Builtin::NoOp;
         m["pthread_attr_setdetachstate"] = Builtin::NoOp;
-        m["pthread_mutexattr_init"] = Builtin::NoOp;
         m["pthread_mutexattr_destroy"] = Builtin::NoOp;
         m["usleep"] = Builtin::NoOp;
         m["sleep"] = Builtin::NoOp;

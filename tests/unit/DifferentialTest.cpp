@@ -194,3 +194,10 @@ TEST(Differential, QporModesAgreeWithDfsWithSpinLoopsOfFailedAttempts) {
     qporAgreesWithDfs({.atomicSections = false, .cuts = true, .cas = true, .threadApi = true, .spinAttempts = true},
                       300);
 }
+
+// Recursive and error-checking mutexes (GeneratorFlags::mutexTypes): relocks, EDEADLK and EBUSY are the thread's own
+// steps, so each explorer sees the outermost lock and the last unlock only — beside trylocks and condition
+// variables on other mutexes.
+TEST(Differential, QporModesAgreeWithDfsWithRecursiveAndErrorCheckingMutexes) {
+    qporAgreesWithDfs({.condVars = true, .threadApi = true, .mutexTypes = true}, 300);
+}

@@ -70,6 +70,11 @@ struct GeneratorFlags {
     // of that mutex), an exchange spin, a compare-exchange spin. An iteration that changed nothing is cut (spin-assume
     // extended to failed attempts: core/program/LowerInstr.cpp, isSpinLoop); one that changed something is not.
     bool spinAttempts = false;
+    // ... and mutex types: m0 recursive and m1 error-checking (glibc's static initializers). A critical section of
+    // m0 sometimes relocks it around its statements (and a nested section of m0 is a relock, not a self-deadlock);
+    // one of m1 sometimes asserts that a relock returns EDEADLK or a trylock EBUSY. Those answers are the thread's own
+    // steps, not events (Builtins.cpp): every explorer sees only the outermost lock and the last unlock.
+    bool mutexTypes = false;
 };
 
 struct Generator {
@@ -374,14 +379,20 @@ struct Generator {
             }
             std::string m = "m" + std::to_string(pick(mutexes));
             emit("  pthread_mutex_lock(&" + m + ");");
+            const bool relock = flags.mutexTypes && m == "m0" && pick(2) == 0;
+            if (relock) emit("  pthread_mutex_lock(&m0);");
+            if (flags.mutexTypes && m == "m1" && pick(2) == 0)
+                emit(pick(2) ? "  assert(pthread_mutex_lock(&m1) == 35);" : "  assert(pthread_mutex_trylock(&m1) == 16);");
             int n = 1 + pick(2);
             for (int i = 0; i < n; ++i) statement(depth + 1, locals);
+            if (relock) emit("  pthread_mutex_unlock(&m0);");
             emit("  pthread_mutex_unlock(&" + m + ");");
             break;
         }
         }
     }
     std::string program() {
+        if (flags.mutexTypes) emit("#define _GNU_SOURCE"); // PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP
         emit("#include <pthread.h>");
         emit("#include <stdatomic.h>");
         emit("#include <assert.h>");
@@ -402,7 +413,13 @@ struct Generator {
             emit("union U { int i; short s[2]; char c[4]; long long l; } su;");
         }
         if (flags.locked) mutexes = std::max(mutexes, 1);
-        for (int m = 0; m < mutexes; ++m) emit("pthread_mutex_t m" + std::to_string(m) + " = PTHREAD_MUTEX_INITIALIZER;");
+        for (int m = 0; m < mutexes; ++m) {
+            const char* init = !flags.mutexTypes ? "PTHREAD_MUTEX_INITIALIZER"
+                               : m == 0          ? "PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP"
+                               : m == 1          ? "PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP"
+                                                 : "PTHREAD_MUTEX_INITIALIZER";
+            emit("pthread_mutex_t m" + std::to_string(m) + " = " + init + ";");
+        }
         if (flags.spinAttempts) emit("pthread_mutex_t sm = PTHREAD_MUTEX_INITIALIZER;");
         if (flags.threadApi) {
             emit("pthread_mutex_t tm = PTHREAD_MUTEX_INITIALIZER;");

@@ -124,6 +124,14 @@ TEST(VhbDifferential, AgreesWithDfsWithSpinLoopsOfFailedAttempts) {
     agreeWithDfs(flags, 300, "trylock, exchange and compare-exchange spins");
 }
 
+TEST(VhbDifferential, AgreesWithDfsWithRecursiveAndErrorCheckingMutexes) {
+    GeneratorFlags flags;
+    flags.condVars = true;
+    flags.threadApi = true;
+    flags.mutexTypes = true;
+    agreeWithDfs(flags, 300, "recursive and error-checking mutexes");
+}
+
 // The first pass alone (DESIGN.md "Critical sections run alone": reads inside a critical section that its own
 // accesses decide are not choices): on a program without a data race it finds what dfs finds; on one with a race
 // it finds a race (any: the full exploration then runs).
