@@ -455,6 +455,30 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         ev.addr = A(0);
         return pending(ev);
     }
+    case Builtin::SemInit: { // sem_init(s, pshared, value): process-shared or not, one process here
+        uint8_t* bytes;
+        if (AccessError e = memory_.check(A(0), 4, true, &bytes); e != AccessError::None) {
+            failAccess(t, e, A(0), 4);
+            return false;
+        }
+        setSemaphoreCount(A(0), uint32_t(A(2)));
+        return done(0);
+    }
+    case Builtin::SemWait:
+    case Builtin::SemTryWait:
+    case Builtin::SemPost: {
+        uint8_t* bytes;
+        if (AccessError e = memory_.check(A(0), 4, true, &bytes); e != AccessError::None) {
+            failAccess(t, e, A(0), 4);
+            return false;
+        }
+        usesSemaphores_ = true;
+        Event ev;
+        ev.kind = b == Builtin::SemWait ? EventKind::SemWait : b == Builtin::SemTryWait ? EventKind::SemTryWait
+                                                                                          : EventKind::SemPost;
+        ev.addr = A(0);
+        return pending(ev);
+    }
     case Builtin::CondInit:
     case Builtin::CondDestroy: return done(0);
     case Builtin::CondWait: {
@@ -737,6 +761,28 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         // Woken (state Ready again) and scheduled: re-acquire the mutex.
         th.phase = 0;
         mutexes_[A(1)].owner = t;
+        return finish(0);
+    }
+    case Builtin::SemWait: { // enabled only while the count is above 0 (refreshView)
+        uint32_t count = 0;
+        semaphoreCount(A(0), count);
+        setSemaphoreCount(A(0), count - 1);
+        return finish(0);
+    }
+    case Builtin::SemTryWait: {
+        uint32_t count = 0;
+        semaphoreCount(A(0), count);
+        ev.value = count > 0;
+        if (count == 0) return finish(uint64_t(-1)); // errno (EAGAIN) is not modelled
+        setSemaphoreCount(A(0), count - 1);
+        ++th.effects; // a spin loop's iteration that took a unit is not cut (Interpret.cpp, LoopBack)
+        return finish(0);
+    }
+    case Builtin::SemPost: {
+        uint32_t count = 0;
+        semaphoreCount(A(0), count);
+        if (count == 0x7FFFFFFFu) return finish(uint64_t(-1)); // SEM_VALUE_MAX: EOVERFLOW
+        setSemaphoreCount(A(0), count + 1);
         return finish(0);
     }
     case Builtin::CondSignal:

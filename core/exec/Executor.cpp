@@ -1,6 +1,8 @@
 // Executor lifecycle, scheduling state, and the visible step.
 #include "core/exec/Executor.h"
 
+#include <cstring>
+
 #include "core/exec/ExecutorImpl.h"
 
 namespace skein::exec {
@@ -28,6 +30,7 @@ Executor::Executor(const Executor& o, CloneTag)
     : program_(o.program_), opts_(o.opts_), memory_(o.memory_), views_(o.views_), mutexes_(o.mutexes_),
       condWaiters_(o.condWaiters_), trace_(o.trace_), status_(o.status_), errors_(o.errors_), anyCut_(o.anyCut_),
       anyBound_(o.anyBound_), exitRequested_(o.exitRequested_), twoJoiners_(o.twoJoiners_),
+      usesSemaphores_(o.usesSemaphores_),
       boundReason_(o.boundReason_),
       exclusive_(o.exclusive_), sampledNondet_(o.sampledNondet_), wholeDomainWidths_(o.wholeDomainWidths_),
       instructions_(o.instructions_),
@@ -54,6 +57,7 @@ void Executor::copyStateFrom(const Executor& o) {
     anyBound_ = o.anyBound_;
     exitRequested_ = o.exitRequested_;
     twoJoiners_ = o.twoJoiners_;
+    usesSemaphores_ = o.usesSemaphores_;
     boundReason_ = o.boundReason_;
     exclusive_ = o.exclusive_;
     sampledNondet_ = o.sampledNondet_;
@@ -169,7 +173,7 @@ void Executor::reset() {
     trace_.clear();
     status_ = ExecStatus::Running;
     errors_.clear();
-    anyCut_ = anyBound_ = exitRequested_ = twoJoiners_ = false;
+    anyCut_ = anyBound_ = exitRequested_ = twoJoiners_ = usesSemaphores_ = false;
     boundReason_.clear();
     exclusive_ = model::kNoThread;
     sampledNondet_ = false;
@@ -216,6 +220,14 @@ void Executor::refreshView(ThreadId t) {
     case EventKind::Lock: {
         auto it = mutexes_.find(v.pending.addr);
         if (it != mutexes_.end() && it->second.owner != model::kNoThread) {
+            v.state = ThreadState::BlockedLock;
+            v.waitObject = v.pending.addr;
+        }
+        break;
+    }
+    case EventKind::SemWait: {
+        uint32_t count = 0;
+        if (semaphoreCount(v.pending.addr, count) && count == 0) { // (inaccessible: the step reports the error)
             v.state = ThreadState::BlockedLock;
             v.waitObject = v.pending.addr;
         }
@@ -518,6 +530,8 @@ std::string Executor::describeBlocked(ThreadId t) const {
     const ThreadView& v = thread(t);
     switch (v.state) {
     case ThreadState::BlockedLock: {
+        if (v.pending.kind == EventKind::SemWait)
+            return "waits on semaphore `" + memory_.describe(v.waitObject) + "` (its count is 0)";
         auto it = mutexes_.find(v.waitObject);
         std::string owner = it != mutexes_.end() && it->second.owner != model::kNoThread
                                 ? " held by thread " + std::to_string(it->second.owner) : "";
@@ -528,6 +542,18 @@ std::string Executor::describeBlocked(ThreadId t) const {
         return "waits on condition variable `" + memory_.describe(v.waitObject) + "`";
     default: return "";
     }
+}
+
+bool Executor::semaphoreCount(uint64_t sem, uint32_t& count) {
+    uint8_t* bytes;
+    if (memory_.check(sem, 4, false, &bytes) != AccessError::None) return false;
+    std::memcpy(&count, bytes, 4);
+    return true;
+}
+
+void Executor::setSemaphoreCount(uint64_t sem, uint32_t count) {
+    uint8_t* bytes;
+    if (memory_.check(sem, 4, true, &bytes) == AccessError::None) std::memcpy(bytes, &count, 4);
 }
 
 uint64_t Executor::finalStateHash() const {

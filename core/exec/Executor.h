@@ -152,10 +152,11 @@ public:
     // threads cut at a spin loop into `spinCuts` when given.
     bool onlyWaitersOrSpinners(uint32_t* spinCuts = nullptr) const;
     // The kinds of event a spin loop's iteration that changes nothing consists of: reads and attempts that may fail
-    // (an exchange or compare-exchange, a trylock), and fences.
+    // (an exchange or compare-exchange, a trylock, a sem_trywait), and fences.
     static bool onlyReadsOrTries(model::EventKind k) {
         using model::EventKind;
-        return k == EventKind::Read || k == EventKind::Rmw || k == EventKind::TryLock || k == EventKind::Fence;
+        return k == EventKind::Read || k == EventKind::Rmw || k == EventKind::TryLock ||
+               k == EventKind::SemTryWait || k == EventKind::Fence;
     }
     static constexpr uint32_t kSpinRerunEvents = 10000;
     // The thread in an SV-COMP atomic section that has started executing it, or kNoThread: while there is one,
@@ -176,6 +177,9 @@ public:
     // misuse when the first already returned, nothing when both wait) depends on the order of the two calls, which
     // only explorers that order joins see (dfs; qpor and vhb hand such a program over).
     bool twoJoiners() const { return twoJoiners_; }
+    // True once a thread reached a semaphore operation in this execution: only dfs models semaphores (qpor and vhb
+    // hand such a program over; check() falls back to dfs).
+    bool usesSemaphores() const { return usesSemaphores_; }
     uint64_t instructions() const { return instructions_; }
     const std::vector<report::Output>& output() const { return output_; }
 
@@ -231,7 +235,7 @@ private:
     std::vector<Event> trace_;
     ExecStatus status_ = ExecStatus::Running;
     std::vector<ExecError> errors_;
-    bool anyCut_ = false, anyBound_ = false, exitRequested_ = false, twoJoiners_ = false;
+    bool anyCut_ = false, anyBound_ = false, exitRequested_ = false, twoJoiners_ = false, usesSemaphores_ = false;
     std::string boundReason_;
     ThreadId exclusive_ = model::kNoThread;
     bool sampledNondet_ = false;
@@ -258,6 +262,10 @@ private:
     void popFrame(ThreadId t, const uint64_t* ret, uint32_t slots);
     // Builtins (Builtins.cpp): returns false when the call is a visible operation left pending.
     bool callBuiltin(ThreadId t, const program::Instr& in);
+    // A POSIX semaphore's count, kept where glibc keeps it: the low 32 bits of sem_t's first word. False when the
+    // semaphore's bytes are not accessible (the operation reports the access error).
+    bool semaphoreCount(uint64_t sem, uint32_t& count);
+    void setSemaphoreCount(uint64_t sem, uint32_t count);
     void performBuiltin(ThreadId t, const program::Instr& in, uint32_t choice, Event& ev);
     void accessRanges(const program::Instr& in, const uint64_t* regs, const program::Function& fn, Event& ev);
     void refreshRanges(ThreadId t);

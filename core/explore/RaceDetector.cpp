@@ -183,6 +183,22 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
         if (e.value) join(c, locks_[e.addr], kThread, e.tid);
         return false;
     case EventKind::Unlock: release(e.addr); return false;
+    // A semaphore's posts accumulate in its clock (a later wait may take the unit of any of them), and a wait or a
+    // trywait that took a unit acquires it: the usual release/acquire reading of sem_post/sem_wait (TSan's).
+    case EventKind::SemPost: {
+        Clock& l = locks_[e.addr];
+        if (undo_) {
+            log_.push_back({Undo::Kind::LockClock, 0, 0, uintptr_t(&l)});
+            saved_.push_back(l);
+        }
+        if (l.size() < c.size()) l.resize(c.size(), 0);
+        for (size_t i = 0; i < c.size(); ++i) l[i] = std::max(l[i], c[i]);
+        return false;
+    }
+    case EventKind::SemWait: join(c, locks_[e.addr], kThread, e.tid); return false;
+    case EventKind::SemTryWait:
+        if (e.value) join(c, locks_[e.addr], kThread, e.tid);
+        return false;
     case EventKind::CondWait: release(e.addr2); return false;
     case EventKind::ThreadCreate: {
         Clock parent = c;

@@ -41,6 +41,11 @@ bool dependent(const Event& a, const Event& b) {
         return false;
     }
     if (a.isMemory() || b.isMemory()) return false;
+    // Operations on one semaphore: a wait or trywait may disable or fail another, a post enables one; two posts
+    // only add, and commute.
+    if (a.isSemaphoreOp() || b.isSemaphoreOp())
+        return a.isSemaphoreOp() && b.isSemaphoreOp() && a.addr == b.addr &&
+               !(a.kind == EventKind::SemPost && b.kind == EventKind::SemPost);
     auto syncish = [](const Event& e) {
         return e.isMutexOp() || e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast;
     };

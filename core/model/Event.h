@@ -74,6 +74,9 @@ struct Event {
         return kind == EventKind::Lock || kind == EventKind::TryLock || kind == EventKind::Unlock ||
                kind == EventKind::CondWait;
     }
+    bool isSemaphoreOp() const {
+        return kind == EventKind::SemWait || kind == EventKind::SemTryWait || kind == EventKind::SemPost;
+    }
 
 private:
     // [lo, hi) widened to its whole object (the address with its offset bits cleared: kObjectShift).

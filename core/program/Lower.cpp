@@ -205,6 +205,7 @@ std::optional<Builtin> builtinFor(const std::string& name, const llvm::Function&
         m["pthread_attr_destroy"] = Builtin::NoOp;
         m["pthread_attr_setdetachstate"] = Builtin::NoOp;
         m["pthread_mutexattr_destroy"] = Builtin::NoOp;
+        m["sem_destroy"] = Builtin::NoOp;
         m["usleep"] = Builtin::NoOp;
         m["sleep"] = Builtin::NoOp;
         m["srand"] = Builtin::NoOp;

@@ -136,7 +136,8 @@ private:
                 if (auto* call = dyn_cast<llvm::CallInst>(&i)) {
                     const llvm::Function* callee = call->getCalledFunction();
                     std::optional<Builtin> b = callee ? lookupBuiltin(*callee) : std::nullopt;
-                    if (b && callee->isDeclaration() && (*b == Builtin::NoOp || *b == Builtin::MutexTrylock))
+                    if (b && callee->isDeclaration() &&
+                        (*b == Builtin::NoOp || *b == Builtin::MutexTrylock || *b == Builtin::SemTryWait))
                         continue;
                 }
                 return false;

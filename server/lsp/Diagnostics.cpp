@@ -258,13 +258,15 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
                 // (Even at the diagnostic's own statement: another thread blocked or spinning in one helper.)
                 related(s.location, threadName(s.thread) + " " + s.detail, /*evenHere=*/true);
         for (const TraceStep& s : e.trace)
-            if (s.operation == "lock" && !s.variable.empty()) {
-                // The acquisitions that the blocked threads wait for.
+            if ((s.operation == "lock" || s.operation == "sem_wait") && !s.variable.empty()) {
+                // The acquisitions that the blocked threads wait for (a semaphore's units too).
                 bool awaited = false;
                 for (const TraceStep& b : e.trace)
                     if (b.operation == "blocked" && b.variable == s.variable && b.thread != s.thread)
                         awaited = true;
-                if (awaited) related(s.location, threadName(s.thread) + " takes `" + s.variable + "` here");
+                if (awaited)
+                    related(s.location, threadName(s.thread) + " takes " +
+                                            (s.operation == "lock" ? "" : "a unit of ") + "`" + s.variable + "` here");
             }
         break;
     case ErrorKind::Assertion: {

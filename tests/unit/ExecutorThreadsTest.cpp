@@ -595,4 +595,126 @@ TEST(ExecThreads, ThreadsCreatedInALoop) {
     EXPECT_EQ(*r.stats.mazurkiewiczTraces, 1u);
 }
 
+// POSIX semaphores (dfs only: qpor and vhb hand them over). A semaphore of 2 lets both workers in at once and a
+// third wait finds it empty; one of 1 is a mutex: the workers' critical sections exclude each other.
+TEST(ExecThreads, SemaphoresCountAndBlock) {
+    const std::string src = R"(
+        #include <pthread.h>
+        #include <semaphore.h>
+        #include <stdio.h>
+        #include <assert.h>
+        #ifndef LIMIT
+        #define LIMIT UNITS
+        #endif
+        sem_t s;
+        int inside;
+        void *worker(void *a) {
+            sem_wait(&s);
+            int n = __atomic_add_fetch(&inside, 1, __ATOMIC_SEQ_CST);
+            assert(n <= LIMIT); // L:assert
+            __atomic_sub_fetch(&inside, 1, __ATOMIC_SEQ_CST);
+            sem_post(&s);
+            return 0;
+        }
+        int main() {
+            sem_init(&s, 0, UNITS);
+            pthread_t t[2];
+            for (int i = 0; i < 2; ++i) pthread_create(&t[i], NULL, worker, NULL);
+            for (int i = 0; i < 2; ++i) pthread_join(t[i], NULL);
+            int took = sem_trywait(&s) == 0, second = sem_trywait(&s) == 0, third = sem_trywait(&s) == 0;
+            printf("%d%d%d\n", took, second, third);
+            return 0;
+        })";
+    Options one;
+    one.flags = {"-DUNITS=1"};
+    auto r1 = checkSource(src, one);
+    EXPECT_EQ(r1.verdict, Verdict::Safe) << (r1.errors.empty() ? "" : r1.errors[0].message);
+    EXPECT_EQ(output(r1), "100\n");
+    // Each worker's three events on `inside` come between its wait and its post: the semaphore orders the two
+    // sections, 2 traces (which goes first).
+    EXPECT_EQ(*r1.stats.mazurkiewiczTraces, 2u);
+    Options two;
+    two.flags = {"-DUNITS=2"};
+    auto r2 = checkSource(src, two);
+    EXPECT_EQ(r2.verdict, Verdict::Safe) << (r2.errors.empty() ? "" : r2.errors[0].message);
+    EXPECT_EQ(output(r2), "110\n");
+    Options both; // a semaphore of 2 where only one may be inside: both are in at once in some run
+    both.flags = {"-DUNITS=2", "-DLIMIT=1"};
+    auto r3 = checkSource(src, both);
+    const auto* a = findError(r3, ErrorKind::Assertion);
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->location.line, lineOf(src, "// L:assert"));
+}
+
+// Every thread waits on a semaphore nobody will post: a deadlock, each wait named in the report; and a
+// sem_trywait spin that can never take a unit spins for good — reported at the attempt.
+TEST(ExecThreads, SemaphoreDeadlocksAreReported) {
+    const std::string src = R"(
+        #include <pthread.h>
+        #include <semaphore.h>
+        sem_t a, b;
+        void *t1(void *x) { sem_wait(&a); sem_post(&b); return 0; } // L:t1
+        int main() {
+            sem_init(&a, 0, 0);
+            sem_init(&b, 0, 0);
+            pthread_t t;
+            pthread_create(&t, NULL, t1, NULL);
+        #ifdef SPIN
+            while (sem_trywait(&b) != 0) // L:spin
+                ;
+        #else
+            sem_wait(&b); // L:main
+        #endif
+            sem_post(&a);
+            pthread_join(t, NULL);
+            return 0;
+        })";
+    auto r = checkSource(src);
+    const auto* d = findError(r, ErrorKind::Deadlock);
+    ASSERT_NE(d, nullptr);
+    EXPECT_NE(d->message.find("thread 1 waits on semaphore `a` (its count is 0)"), std::string::npos) << d->message;
+    EXPECT_NE(d->message.find("thread 0 waits on semaphore `b` (its count is 0)"), std::string::npos) << d->message;
+    Options o;
+    o.flags = {"-DSPIN"};
+    auto spin = checkSource(src, o);
+    const auto* ds = findError(spin, ErrorKind::Deadlock);
+    ASSERT_NE(ds, nullptr);
+    EXPECT_EQ(ds->location.line, lineOf(src, "// L:spin"));
+    EXPECT_NE(ds->message.find("spins forever"), std::string::npos) << ds->message;
+    EXPECT_NE(ds->message.find("on `b`"), std::string::npos) << ds->message;
+}
+
+// qpor and vhb hand a program with semaphores to dfs and say so in a note (`skein check` without --algo; with an
+// explicit --algo the limit is the verdict instead: tests/corpus/threads/semaphore_buffer.c).
+TEST(ExecThreads, SemaphoresAreHandedToDfs) {
+    const char* src = R"(
+        #include <pthread.h>
+        #include <semaphore.h>
+        sem_t s;
+        int x;
+        void *t1(void *a) { x = 1; sem_post(&s); return 0; }
+        int main() {
+            sem_init(&s, 0, 0);
+            pthread_t t;
+            pthread_create(&t, NULL, t1, NULL);
+            sem_wait(&s);
+            x = 2;
+            pthread_join(t, NULL);
+            return 0;
+        })";
+    for (const char* algo : {"qpor", "vhb"}) {
+        Options o;
+        o.algorithm = algo;
+        auto r = checkSource(src, o);
+        EXPECT_EQ(r.algorithm, "dfs") << algo;
+        ASSERT_EQ(r.notes.size(), 1u) << algo;
+        EXPECT_NE(r.notes[0].find("semaphores"), std::string::npos) << r.notes[0];
+        EXPECT_NE(r.notes[0].find("dfs was used instead"), std::string::npos) << r.notes[0];
+        EXPECT_EQ(r.verdict, Verdict::Safe) << algo;
+    }
+    auto r = checkSource(src); // dfs: the post orders the two writes
+    EXPECT_EQ(r.verdict, Verdict::Safe) << (r.errors.empty() ? "" : r.errors[0].message);
+    EXPECT_EQ(*r.stats.mazurkiewiczTraces, 1u);
+}
+
 } // namespace

@@ -192,6 +192,10 @@ UEvent* QporExplorer::reusableEnabled(size_t depth, ThreadId t, uint32_t choice,
 const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
     Node& node = stack_[depth];
     std::vector<UEvent*>& en = node.en; // in place: the child reuses it (reusableEnabled)
+    if (ex_.usesSemaphores()) { // before any semaphore operation is made an event (or a blocked wait a placement)
+        unsupported_ = kSemaphores;
+        return en;
+    }
     if (node.enKnown && (!node.enSections || node.enSectionsVersion == sectionsVersion_)) {
         // The node chooses again after Alt (Alg. 1, line 12 calls Explore(C, D', J) on the same C): en(C) is what it
         // was, the same events (unique by their histories, and kept from collection as a live node's en). Only U may

@@ -267,6 +267,9 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
         s.role = Role::Free; // realloc: also reads every word of the object (multiEvent)
         return s;
     case EventKind::Copy: return std::nullopt; // (isMulti)
+    case EventKind::SemWait:
+    case EventKind::SemTryWait:
+    case EventKind::SemPost: setLimit(kSemaphoreLimit); return std::nullopt;
     }
     return std::nullopt;
 }
