@@ -215,6 +215,46 @@ TEST_F(Lsp, SpinLockDeadlockNamesTheOtherSpinningThread) {
     EXPECT_TRUE(otherSpins) << dl[0].dump(1);
 }
 
+TEST_F(Lsp, SemaphoreDeadlockNamesTheOtherWaiter) {
+    // Each thread waits on a semaphore only the other would post (dfs explores semaphores: the default explorer
+    // hands the program over). The diagnostic is at one wait (0-based line 5 or 14), and the other wait is its
+    // related information, with the semaphore and its count.
+    const std::string src = "#include <pthread.h>\n"
+                            "#include <semaphore.h>\n"
+                            "sem_t a, b;\n"
+                            "void *t1(void *x) {\n"
+                            "    (void)x;\n"
+                            "    sem_wait(&a);\n"
+                            "    sem_post(&b);\n"
+                            "    return 0;\n"
+                            "}\n"
+                            "int main(void) {\n"
+                            "    sem_init(&a, 0, 0);\n"
+                            "    sem_init(&b, 0, 0);\n"
+                            "    pthread_t t;\n"
+                            "    pthread_create(&t, 0, t1, 0);\n"
+                            "    sem_wait(&b);\n"
+                            "    sem_post(&a);\n"
+                            "    pthread_join(t, 0);\n"
+                            "    return 0;\n"
+                            "}\n";
+    client.initialize();
+    std::string uri = uriOf("sem_deadlock.c");
+    client.open(uri, src);
+    ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
+    auto dl = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "deadlock");
+    ASSERT_EQ(dl.size(), 1u);
+    const int line = dl[0]["range"]["start"]["line"];
+    EXPECT_TRUE(line == 5 || line == 14) << dl[0].dump(1);
+    const std::string other =
+        line == 5 ? "waits on semaphore `b` (its count is 0)" : "waits on semaphore `a` (its count is 0)";
+    bool named = false;
+    for (const json& r : dl[0]["relatedInformation"])
+        named |= r["message"].get<std::string>().find(other) != std::string::npos &&
+                 r["location"]["range"]["start"]["line"] == (line == 5 ? 14 : 5);
+    EXPECT_TRUE(named) << dl[0].dump(1);
+}
+
 TEST_F(Lsp, CounterexampleRequestReturnsTheSameDataAsCheckJson) {
     namespace fs = std::filesystem;
     fs::path dir = fs::temp_directory_path() / ("skein-lsp-test-" + std::to_string(getpid()));
