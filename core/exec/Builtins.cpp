@@ -346,7 +346,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         return pending(ev, uint32_t(ev.value2));
     }
     case Builtin::ThreadCreate: {
-        uint64_t fptr = A(2);
+        uint64_t fptr = A(in.imm & program::kC11Call ? 1 : 2); // thrd_create(thr, func, arg)
         uint32_t f = program::pointerOffset(fptr) == 0 ? program_.functionOfObject(program::pointerObject(fptr)) : ~0u;
         if (f == ~0u || !program_.functions[f].defined) {
             fail(t, report::ErrorKind::PthreadMisuse, "pthread_create with an invalid start routine");
@@ -408,7 +408,9 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         if (it != mutexes_.end()) mutexes_.erase(it);
         if (b == Builtin::MutexInit) { // the attribute's type (normal without one) into the mutex's type field
             uint32_t kind = kMutexNormal;
-            if (A(1)) {
+            if (in.imm & program::kC11Call) { // mtx_init(m, type): mtx_plain 0, mtx_recursive 1, mtx_timed 2
+                kind = A(1) & 1 ? kMutexRecursive : kMutexNormal;
+            } else if (A(1)) {
                 uint8_t* attr;
                 if (AccessError e = memory_.check(A(1), 4, false, &attr); e != AccessError::None) {
                     failAccess(t, e, A(1), 4);
@@ -690,8 +692,9 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
     case Builtin::ThreadCreate: {
         uint8_t* bytes = range(A(0), 8, true);
         if (!bytes) return;
-        uint32_t f = program_.functionOfObject(program::pointerObject(A(2)));
-        ThreadId child = createThread(t, f, A(3));
+        const bool c11 = in.imm & program::kC11Call;
+        uint32_t f = program_.functionOfObject(program::pointerObject(A(c11 ? 1 : 2)));
+        ThreadId child = createThread(t, f, A(c11 ? 2 : 3));
         // `th`/`fr` stay valid: threads are heap-allocated and the parent's frames did not change.
         uint64_t handle = child + 1;
         bytes = range(A(0), 8, true); // the arena may have grown while the child ran
@@ -702,10 +705,11 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
     case Builtin::ThreadJoin: {
         ThreadId target = ThreadId(ev.value);
         threads_[target]->joined = true;
-        if (A(1)) {
-            uint8_t* bytes = range(A(1), 8, true);
+        if (A(1)) { // pthread_join's void *, thrd_join's int
+            const uint64_t size = in.imm & program::kC11Call ? 4 : 8;
+            uint8_t* bytes = range(A(1), size, true);
             if (!bytes) return;
-            std::memcpy(bytes, &threads_[target]->retval, 8);
+            std::memcpy(bytes, &threads_[target]->retval, size);
         }
         return finish(0);
     }
@@ -721,7 +725,8 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
             return finish(0);
         }
         ev.value = 0;
-        return finish(kEBUSY); // also when the caller holds it: a default mutex does not check (glibc)
+        // Also when the caller holds it: a default mutex does not check (glibc). C11's mtx_trylock: thrd_busy.
+        return finish(in.imm & program::kC11Call ? 1 : kEBUSY);
     }
     case Builtin::MutexUnlock: {
         auto it = mutexes_.find(A(0));

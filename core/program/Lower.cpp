@@ -206,6 +206,34 @@ std::optional<Builtin> builtinFor(const std::string& name, const llvm::Function&
         m["pthread_attr_setdetachstate"] = Builtin::NoOp;
         m["pthread_mutexattr_destroy"] = Builtin::NoOp;
         m["sem_destroy"] = Builtin::NoOp;
+        // C11 <threads.h> on glibc: mtx_t and cnd_t are pthread's mutex and condition variable; thrd_create,
+        // thrd_join, mtx_init and mtx_trylock differ in their arguments or results (lowerCall marks them: kC11Call).
+        m["thrd_create"] = Builtin::ThreadCreate;
+        m["thrd_join"] = Builtin::ThreadJoin;
+        m["thrd_exit"] = Builtin::ThreadExit;
+        m["thrd_current"] = Builtin::ThreadSelf;
+        m["thrd_equal"] = Builtin::ThreadEqual;
+        m["thrd_detach"] = Builtin::ThreadDetach;
+        m["thrd_yield"] = Builtin::NoOp;
+        m["thrd_sleep"] = Builtin::NoOp; // time does not pass in an interleaving model
+        m["mtx_init"] = Builtin::MutexInit;
+        m["mtx_lock"] = Builtin::MutexLock;
+        m["mtx_trylock"] = Builtin::MutexTrylock;
+        m["mtx_unlock"] = Builtin::MutexUnlock;
+        m["mtx_destroy"] = Builtin::MutexDestroy;
+        m["cnd_init"] = Builtin::CondInit;
+        m["cnd_wait"] = Builtin::CondWait;
+        m["cnd_signal"] = Builtin::CondSignal;
+        m["cnd_broadcast"] = Builtin::CondBroadcast;
+        m["cnd_destroy"] = Builtin::CondDestroy;
+        // POSIX spin locks: a mutex whose waiters spin instead of sleeping — the same interleavings and outcomes
+        // (a spin that can never take the lock is reported as the deadlock it is). pthread_spin_init's second
+        // argument is `pshared`, not an attribute: init and destroy have nothing to do.
+        m["pthread_spin_lock"] = Builtin::MutexLock;
+        m["pthread_spin_trylock"] = Builtin::MutexTrylock;
+        m["pthread_spin_unlock"] = Builtin::MutexUnlock;
+        m["pthread_spin_init"] = Builtin::NoOp;
+        m["pthread_spin_destroy"] = Builtin::NoOp;
         m["usleep"] = Builtin::NoOp;
         m["sleep"] = Builtin::NoOp;
         m["srand"] = Builtin::NoOp;

@@ -42,8 +42,10 @@ bool allocaEscapes(const llvm::Value* v, int depth = 0) {
             }
             auto b = lookupBuiltin(*callee);
             if (!b || !callee->isDeclaration()) return true;
-            // pthread_create's 4th argument is handed to the new thread: that captures it.
-            if (*b == Builtin::ThreadCreate && call->getArgOperand(3) == v) return true;
+            // pthread_create's 4th argument (thrd_create's 3rd) is handed to the new thread: that captures it.
+            if (*b == Builtin::ThreadCreate &&
+                call->getArgOperand(callee->getName().starts_with("thrd_") ? 2 : 3) == v)
+                return true;
             if (*b == Builtin::Realloc || *b == Builtin::Free) return true;
         } else {
             return true; // phi, select, ptrtoint, atomic operations, returns...
@@ -649,6 +651,7 @@ void FunctionLowering::lowerCall(llvm::CallBase& call, uint32_t L) {
         } else if (!call.getType()->isVoidTy()) {
             in.bits = uint8_t(scalarBits(call.getType()));
         }
+        if (callee->getName().starts_with("thrd_") || callee->getName().starts_with("mtx_")) in.imm = kC11Call;
         if (*b == Builtin::ThreadLocalAddress) {
             auto* gv = dyn_cast<llvm::GlobalVariable>(call.getArgOperand(0));
             if (!gv) return unsupported("thread-local address", L);

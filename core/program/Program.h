@@ -21,6 +21,9 @@ enum class Builtin : uint16_t {
 #include "core/program/Builtins.def"
 };
 const char* builtinName(Builtin b);
+// In a CallBuiltin's imm: the call is C11's <threads.h> form of the pthread builtin — thrd_create(thr, func, arg)
+// has no attribute argument, thrd_join stores an int, mtx_init takes a type, mtx_trylock answers thrd_busy.
+inline constexpr uint64_t kC11Call = 1;
 
 enum class Op : uint8_t {
     // Integer binary ops on `bits`-wide values: dst = a op b.
