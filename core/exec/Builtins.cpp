@@ -207,6 +207,16 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         setPending(t, ev, choices);
         return false;
     };
+    // The bytes [p, p+n) of a pthread object (a mutex attribute, a semaphore, a barrier), or null after reporting
+    // the access error that stops the thread.
+    auto objectBytes = [&](uint64_t p, uint64_t n) -> uint8_t* {
+        uint8_t* bytes = nullptr;
+        if (AccessError e = memory_.check(p, n, true, &bytes); e != AccessError::None) {
+            failAccess(t, e, p, n);
+            return nullptr;
+        }
+        return bytes;
+    };
     // Is any byte of [p, p+n) in a shared object? (Then the access is a visible event.)
     auto sharedRange = [&](uint64_t p) {
         const Object* o = memory_.object(program::pointerObject(p));
@@ -297,11 +307,8 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         // The type goes into the attribute's int, as glibc keeps it; pthread_mutex_init copies it into the mutex.
         const uint64_t type = b == Builtin::MutexAttrInit ? kMutexNormal : A(1) & 0xFFFFFFFFu;
         if (type > 3) return done(kEINVAL);
-        uint8_t* bytes;
-        if (AccessError e = memory_.check(A(0), 4, true, &bytes); e != AccessError::None) {
-            failAccess(t, e, A(0), 4);
-            return false;
-        }
+        uint8_t* bytes = objectBytes(A(0), 4);
+        if (!bytes) return false;
         const uint32_t kind = uint32_t(type);
         std::memcpy(bytes, &kind, 4);
         return done(0);
@@ -458,23 +465,32 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         return pending(ev);
     }
     case Builtin::SemInit: { // sem_init(s, pshared, value): process-shared or not, one process here
-        uint8_t* bytes;
-        if (AccessError e = memory_.check(A(0), 4, true, &bytes); e != AccessError::None) {
-            failAccess(t, e, A(0), 4);
-            return false;
-        }
-        setSemaphoreCount(A(0), uint32_t(A(2)));
+        if (!objectBytes(A(0), 4)) return false;
+        setSyncWord(A(0), uint32_t(A(2)));
         return done(0);
+    }
+    case Builtin::BarrierInit: { // pthread_barrier_init(b, attr, count): its size, no arrivals, round 0
+        if (uint32_t(A(2)) == 0) return done(kEINVAL);
+        if (!objectBytes(A(0), 12)) return false;
+        setSyncWord(A(0), uint32_t(A(2)));
+        setSyncWord(A(0) + 4, 0);
+        setSyncWord(A(0) + 8, 0);
+        return done(0);
+    }
+    case Builtin::BarrierWait: { // two events: the arrival, then (th.phase 1) the departure once the round is full
+        if (!objectBytes(A(0), 12)) return false;
+        dfsOnlySync_ = true;
+        Event ev;
+        ev.kind = th.phase == 0 ? EventKind::BarrierArrive : EventKind::BarrierLeave;
+        ev.addr = A(0);
+        if (th.phase) ev.value2 = th.barrierRound;
+        return pending(ev);
     }
     case Builtin::SemWait:
     case Builtin::SemTryWait:
     case Builtin::SemPost: {
-        uint8_t* bytes;
-        if (AccessError e = memory_.check(A(0), 4, true, &bytes); e != AccessError::None) {
-            failAccess(t, e, A(0), 4);
-            return false;
-        }
-        usesSemaphores_ = true;
+        if (!objectBytes(A(0), 4)) return false;
+        dfsOnlySync_ = true;
         Event ev;
         ev.kind = b == Builtin::SemWait ? EventKind::SemWait : b == Builtin::SemTryWait ? EventKind::SemTryWait
                                                                                           : EventKind::SemPost;
@@ -768,26 +784,51 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         mutexes_[A(1)].owner = t;
         return finish(0);
     }
+    case Builtin::BarrierWait: {
+        if (th.phase == 0) { // the arrival: the last one of a round completes it and is the serial thread
+            uint32_t size = 1, arrived = 0, round = 0;
+            syncWord(A(0), size);
+            syncWord(A(0) + 4, arrived);
+            syncWord(A(0) + 8, round);
+            th.barrierRound = round;
+            th.barrierSerial = arrived + 1 >= size;
+            ev.value = arrived + 1;
+            ev.value2 = round;
+            setSyncWord(A(0) + 4, th.barrierSerial ? 0 : arrived + 1);
+            if (th.barrierSerial) setSyncWord(A(0) + 8, round + 1);
+            th.phase = 1;
+            Event leave;
+            leave.kind = EventKind::BarrierLeave;
+            leave.addr = A(0);
+            leave.value2 = round;
+            setPending(t, leave); // blocked until the round is complete (refreshView)
+            return;
+        }
+        th.phase = 0;
+        ev.value = th.barrierSerial;
+        ev.value2 = th.barrierRound;
+        return finish(th.barrierSerial ? uint64_t(-1) : 0); // PTHREAD_BARRIER_SERIAL_THREAD for one of them
+    }
     case Builtin::SemWait: { // enabled only while the count is above 0 (refreshView)
         uint32_t count = 0;
-        semaphoreCount(A(0), count);
-        setSemaphoreCount(A(0), count - 1);
+        syncWord(A(0), count);
+        setSyncWord(A(0), count - 1);
         return finish(0);
     }
     case Builtin::SemTryWait: {
         uint32_t count = 0;
-        semaphoreCount(A(0), count);
+        syncWord(A(0), count);
         ev.value = count > 0;
         if (count == 0) return finish(uint64_t(-1)); // errno (EAGAIN) is not modelled
-        setSemaphoreCount(A(0), count - 1);
+        setSyncWord(A(0), count - 1);
         ++th.effects; // a spin loop's iteration that took a unit is not cut (Interpret.cpp, LoopBack)
         return finish(0);
     }
     case Builtin::SemPost: {
         uint32_t count = 0;
-        semaphoreCount(A(0), count);
+        syncWord(A(0), count);
         if (count == 0x7FFFFFFFu) return finish(uint64_t(-1)); // SEM_VALUE_MAX: EOVERFLOW
-        setSemaphoreCount(A(0), count + 1);
+        setSyncWord(A(0), count + 1);
         return finish(0);
     }
     case Builtin::CondSignal:

@@ -30,7 +30,7 @@ Executor::Executor(const Executor& o, CloneTag)
     : program_(o.program_), opts_(o.opts_), memory_(o.memory_), views_(o.views_), mutexes_(o.mutexes_),
       condWaiters_(o.condWaiters_), trace_(o.trace_), status_(o.status_), errors_(o.errors_), anyCut_(o.anyCut_),
       anyBound_(o.anyBound_), exitRequested_(o.exitRequested_), twoJoiners_(o.twoJoiners_),
-      usesSemaphores_(o.usesSemaphores_),
+      dfsOnlySync_(o.dfsOnlySync_),
       boundReason_(o.boundReason_),
       exclusive_(o.exclusive_), sampledNondet_(o.sampledNondet_), wholeDomainWidths_(o.wholeDomainWidths_),
       instructions_(o.instructions_),
@@ -57,7 +57,7 @@ void Executor::copyStateFrom(const Executor& o) {
     anyBound_ = o.anyBound_;
     exitRequested_ = o.exitRequested_;
     twoJoiners_ = o.twoJoiners_;
-    usesSemaphores_ = o.usesSemaphores_;
+    dfsOnlySync_ = o.dfsOnlySync_;
     boundReason_ = o.boundReason_;
     exclusive_ = o.exclusive_;
     sampledNondet_ = o.sampledNondet_;
@@ -173,7 +173,7 @@ void Executor::reset() {
     trace_.clear();
     status_ = ExecStatus::Running;
     errors_.clear();
-    anyCut_ = anyBound_ = exitRequested_ = twoJoiners_ = usesSemaphores_ = false;
+    anyCut_ = anyBound_ = exitRequested_ = twoJoiners_ = dfsOnlySync_ = false;
     boundReason_.clear();
     exclusive_ = model::kNoThread;
     sampledNondet_ = false;
@@ -227,7 +227,15 @@ void Executor::refreshView(ThreadId t) {
     }
     case EventKind::SemWait: {
         uint32_t count = 0;
-        if (semaphoreCount(v.pending.addr, count) && count == 0) { // (inaccessible: the step reports the error)
+        if (syncWord(v.pending.addr, count) && count == 0) { // (inaccessible: the step reports the error)
+            v.state = ThreadState::BlockedLock;
+            v.waitObject = v.pending.addr;
+        }
+        break;
+    }
+    case EventKind::BarrierLeave: { // until the round it arrived in is complete
+        uint32_t round = 0;
+        if (syncWord(v.pending.addr + 8, round) && round == th.barrierRound) {
             v.state = ThreadState::BlockedLock;
             v.waitObject = v.pending.addr;
         }
@@ -532,6 +540,14 @@ std::string Executor::describeBlocked(ThreadId t) const {
     case ThreadState::BlockedLock: {
         if (v.pending.kind == EventKind::SemWait)
             return "waits on semaphore `" + memory_.describe(v.waitObject) + "` (its count is 0)";
+        if (v.pending.kind == EventKind::BarrierLeave) {
+            uint32_t size = 0, arrived = 0;
+            auto* self = const_cast<Executor*>(this); // (reads the barrier's fields)
+            self->syncWord(v.waitObject, size);
+            self->syncWord(v.waitObject + 4, arrived);
+            return "waits at barrier `" + memory_.describe(v.waitObject) + "` (" + std::to_string(arrived) + " of " +
+                   std::to_string(size) + " arrived)";
+        }
         auto it = mutexes_.find(v.waitObject);
         std::string owner = it != mutexes_.end() && it->second.owner != model::kNoThread
                                 ? " held by thread " + std::to_string(it->second.owner) : "";
@@ -544,16 +560,16 @@ std::string Executor::describeBlocked(ThreadId t) const {
     }
 }
 
-bool Executor::semaphoreCount(uint64_t sem, uint32_t& count) {
+bool Executor::syncWord(uint64_t at, uint32_t& value) {
     uint8_t* bytes;
-    if (memory_.check(sem, 4, false, &bytes) != AccessError::None) return false;
-    std::memcpy(&count, bytes, 4);
+    if (memory_.check(at, 4, false, &bytes) != AccessError::None) return false;
+    std::memcpy(&value, bytes, 4);
     return true;
 }
 
-void Executor::setSemaphoreCount(uint64_t sem, uint32_t count) {
+void Executor::setSyncWord(uint64_t at, uint32_t value) {
     uint8_t* bytes;
-    if (memory_.check(sem, 4, true, &bytes) == AccessError::None) std::memcpy(bytes, &count, 4);
+    if (memory_.check(at, 4, true, &bytes) == AccessError::None) std::memcpy(bytes, &value, 4);
 }
 
 uint64_t Executor::finalStateHash() const {

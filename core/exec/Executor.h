@@ -177,9 +177,9 @@ public:
     // misuse when the first already returned, nothing when both wait) depends on the order of the two calls, which
     // only explorers that order joins see (dfs; qpor and vhb hand such a program over).
     bool twoJoiners() const { return twoJoiners_; }
-    // True once a thread reached a semaphore operation in this execution: only dfs models semaphores (qpor and vhb
-    // hand such a program over; check() falls back to dfs).
-    bool usesSemaphores() const { return usesSemaphores_; }
+    // True once a thread reached a semaphore or barrier operation in this execution: only dfs models them (qpor and
+    // vhb hand such a program over; check() falls back to dfs).
+    bool dfsOnlySync() const { return dfsOnlySync_; }
     uint64_t instructions() const { return instructions_; }
     const std::vector<report::Output>& output() const { return output_; }
 
@@ -235,7 +235,7 @@ private:
     std::vector<Event> trace_;
     ExecStatus status_ = ExecStatus::Running;
     std::vector<ExecError> errors_;
-    bool anyCut_ = false, anyBound_ = false, exitRequested_ = false, twoJoiners_ = false, usesSemaphores_ = false;
+    bool anyCut_ = false, anyBound_ = false, exitRequested_ = false, twoJoiners_ = false, dfsOnlySync_ = false;
     std::string boundReason_;
     ThreadId exclusive_ = model::kNoThread;
     bool sampledNondet_ = false;
@@ -262,10 +262,11 @@ private:
     void popFrame(ThreadId t, const uint64_t* ret, uint32_t slots);
     // Builtins (Builtins.cpp): returns false when the call is a visible operation left pending.
     bool callBuiltin(ThreadId t, const program::Instr& in);
-    // A POSIX semaphore's count, kept where glibc keeps it: the low 32 bits of sem_t's first word. False when the
-    // semaphore's bytes are not accessible (the operation reports the access error).
-    bool semaphoreCount(uint64_t sem, uint32_t& count);
-    void setSemaphoreCount(uint64_t sem, uint32_t count);
+    // The 32-bit fields of a semaphore or barrier, kept in its own bytes: a semaphore's count at offset 0 (where
+    // glibc keeps it); a barrier's size at 0, the arrivals of its current round at 4, the round at 8. False when the
+    // bytes are not accessible (the operation reports the access error).
+    bool syncWord(uint64_t at, uint32_t& value);
+    void setSyncWord(uint64_t at, uint32_t value);
     void performBuiltin(ThreadId t, const program::Instr& in, uint32_t choice, Event& ev);
     void accessRanges(const program::Instr& in, const uint64_t* regs, const program::Function& fn, Event& ev);
     void refreshRanges(ThreadId t);

@@ -33,7 +33,9 @@ struct Executor::Thread {
     uint64_t retval = 0;
     uint32_t atomicDepth = 0;
     uint32_t sectionsEntered = 0; // atomic sections begun (atomicDepth 0 → 1): names the current one
-    uint8_t phase = 0; // second event of one instruction (cond_wait: the mutex re-acquire)
+    uint8_t phase = 0; // second event of one instruction (cond_wait: the mutex re-acquire; a barrier's departure)
+    bool barrierSerial = false; // pthread_barrier_wait: this thread's arrival completed its round
+    uint32_t barrierRound = 0;  // ... the round it arrived in (its departure waits for the next)
     bool finished = false;
     bool stopped = false; // an error, a cut or a bound ended this thread (not finished)
     bool cut = false;     // of those, a cut: a failed assume, abort, or a spin iteration that changes nothing

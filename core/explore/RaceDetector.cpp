@@ -185,6 +185,9 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
     case EventKind::Unlock: release(e.addr); return false;
     // A semaphore's posts accumulate in its clock (a later wait may take the unit of any of them), and a wait or a
     // trywait that took a unit acquires it: the usual release/acquire reading of sem_post/sem_wait (TSan's).
+    // A barrier likewise: every arrival releases into the barrier's clock, a departure acquires it (all arrivals of
+    // its round came before it; those of later rounds add nothing a departure could race with).
+    case EventKind::BarrierArrive:
     case EventKind::SemPost: {
         Clock& l = locks_[e.addr];
         if (undo_) {
@@ -195,7 +198,8 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
         for (size_t i = 0; i < c.size(); ++i) l[i] = std::max(l[i], c[i]);
         return false;
     }
-    case EventKind::SemWait: join(c, locks_[e.addr], kThread, e.tid); return false;
+    case EventKind::SemWait:
+    case EventKind::BarrierLeave: join(c, locks_[e.addr], kThread, e.tid); return false;
     case EventKind::SemTryWait:
         if (e.value) join(c, locks_[e.addr], kThread, e.tid);
         return false;

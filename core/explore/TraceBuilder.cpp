@@ -63,6 +63,10 @@ void describeEventInto(std::string& out, const exec::Executor& ex, const Event& 
     case EventKind::SemWait: out.append("sem_wait ").append(v); return;
     case EventKind::SemTryWait: out.append("sem_trywait ").append(v).append(e.value ? " (took)" : " (count 0)"); return;
     case EventKind::SemPost: out.append("sem_post ").append(v); return;
+    case EventKind::BarrierArrive: out.append("arrive at ").append(v).append(" ("), appendInt(out, int64_t(e.value));
+        out.append(")");
+        return;
+    case EventKind::BarrierLeave: out.append("leave ").append(v).append(e.value ? " (serial)" : ""); return;
     case EventKind::Fence: out.append("fence"); return;
     }
     out.append(model::eventKindName(e.kind));
@@ -155,8 +159,8 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         s.operation = model::eventKindName(e.kind);
         // Computed once per step (the step and its graph node both show it), and only for an event on an object
         // (a create, join, exit or nondet names none): describing an address is a good part of a step's cost.
-        if (e.isMemory() || e.isMutexOp() || e.isSemaphoreOp() || e.kind == EventKind::CondSignal ||
-            e.kind == EventKind::CondBroadcast)
+        if (e.isMemory() || e.isMutexOp() || e.isSemaphoreOp() || e.isBarrierOp() ||
+            e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
             s.variable = names.of(e.addr);
         if (e.kind == EventKind::Read || e.kind == EventKind::Write || e.kind == EventKind::Rmw || e.kind == EventKind::Nondet)
             s.value = e.kind == EventKind::Nondet ? int64_t(e.value)
@@ -166,6 +170,8 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         if (e.kind == EventKind::ThreadJoin) s.detail = "joins thread " + std::to_string(e.value);
         if (e.kind == EventKind::TryLock) s.detail = e.value ? "acquired" : "busy";
         if (e.kind == EventKind::SemTryWait) s.detail = e.value ? "took a unit" : "count was 0";
+        if (e.kind == EventKind::BarrierArrive) s.detail = "arrival " + std::to_string(e.value) + " of its round";
+        if (e.kind == EventKind::BarrierLeave && e.value) s.detail = "the serial thread";
         if (e.kind == EventKind::Copy) s.detail = "from " + ex.describeAddress(e.addr2);
         if (int(i) == raceA || int(i) == raceB) s.detail += (s.detail.empty() ? "" : "; ") + std::string("racing access");
         report::GraphNode& g = out.graph.nodes.emplace_back(); // in place too
@@ -238,7 +244,12 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
             if (auto u = lastUnlock.find(e.addr); u != lastUnlock.end() && events[u->second].tid != e.tid)
                 edges.push_back({u->second, uint32_t(i), EdgeKind::Sync});
             break;
-        case EventKind::SemPost: lastUnlock[e.addr] = uint32_t(i); break; // the latest post: what a wait takes
+        case EventKind::SemPost: // the latest post: what a wait takes
+        case EventKind::BarrierArrive: lastUnlock[e.addr] = uint32_t(i); break; // ... the latest arrival
+        case EventKind::BarrierLeave:
+            if (auto u = lastUnlock.find(e.addr); u != lastUnlock.end() && events[u->second].tid != e.tid)
+                edges.push_back({u->second, uint32_t(i), EdgeKind::Sync});
+            break;
         case EventKind::SemWait:
         case EventKind::SemTryWait:
             if (auto u = lastUnlock.find(e.addr);

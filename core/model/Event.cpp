@@ -46,6 +46,14 @@ bool dependent(const Event& a, const Event& b) {
     if (a.isSemaphoreOp() || b.isSemaphoreOp())
         return a.isSemaphoreOp() && b.isSemaphoreOp() && a.addr == b.addr &&
                !(a.kind == EventKind::SemPost && b.kind == EventKind::SemPost);
+    // One barrier's arrivals decide its rounds (and which thread is the serial one), and a departure waits for the
+    // arrivals of its own round (value2); an arrival of a later round, or another departure, commutes with it.
+    if (a.isBarrierOp() || b.isBarrierOp()) {
+        if (!a.isBarrierOp() || !b.isBarrierOp() || a.addr != b.addr) return false;
+        if (a.kind == EventKind::BarrierArrive && b.kind == EventKind::BarrierArrive) return true;
+        if (a.kind == EventKind::BarrierLeave && b.kind == EventKind::BarrierLeave) return false;
+        return a.value2 == b.value2;
+    }
     auto syncish = [](const Event& e) {
         return e.isMutexOp() || e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast;
     };

@@ -77,6 +77,7 @@ struct Event {
     bool isSemaphoreOp() const {
         return kind == EventKind::SemWait || kind == EventKind::SemTryWait || kind == EventKind::SemPost;
     }
+    bool isBarrierOp() const { return kind == EventKind::BarrierArrive || kind == EventKind::BarrierLeave; }
 
 private:
     // [lo, hi) widened to its whole object (the address with its offset bits cleared: kObjectShift).

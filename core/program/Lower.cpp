@@ -206,6 +206,9 @@ std::optional<Builtin> builtinFor(const std::string& name, const llvm::Function&
         m["pthread_attr_setdetachstate"] = Builtin::NoOp;
         m["pthread_mutexattr_destroy"] = Builtin::NoOp;
         m["sem_destroy"] = Builtin::NoOp;
+        m["pthread_barrier_destroy"] = Builtin::NoOp;
+        m["pthread_barrierattr_init"] = Builtin::NoOp;
+        m["pthread_barrierattr_destroy"] = Builtin::NoOp;
         // C11 <threads.h> on glibc: mtx_t and cnd_t are pthread's mutex and condition variable; thrd_create,
         // thrd_join, mtx_init and mtx_trylock differ in their arguments or results (lowerCall marks them: kC11Call).
         m["thrd_create"] = Builtin::ThreadCreate;

@@ -192,8 +192,8 @@ UEvent* QporExplorer::reusableEnabled(size_t depth, ThreadId t, uint32_t choice,
 const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
     Node& node = stack_[depth];
     std::vector<UEvent*>& en = node.en; // in place: the child reuses it (reusableEnabled)
-    if (ex_.usesSemaphores()) { // before any semaphore operation is made an event (or a blocked wait a placement)
-        unsupported_ = kSemaphores;
+    if (ex_.dfsOnlySync()) { // before a semaphore or barrier operation is made an event (or a blocked one a placement)
+        unsupported_ = kDfsOnlySync;
         return en;
     }
     if (node.enKnown && (!node.enSections || node.enSectionsVersion == sectionsVersion_)) {

@@ -269,7 +269,9 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     case EventKind::Copy: return std::nullopt; // (isMulti)
     case EventKind::SemWait:
     case EventKind::SemTryWait:
-    case EventKind::SemPost: setLimit(kSemaphoreLimit); return std::nullopt;
+    case EventKind::SemPost:
+    case EventKind::BarrierArrive:
+    case EventKind::BarrierLeave: setLimit(kDfsOnlySyncLimit); return std::nullopt;
     }
     return std::nullopt;
 }
