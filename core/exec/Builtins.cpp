@@ -1,5 +1,6 @@
 // Models of the C library, pthreads and the SV-COMP intrinsics. The user's program never reaches the host's
 // libc: every builtin here works on the interpreted memory.
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
@@ -486,6 +487,38 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         if (th.phase) ev.value2 = th.barrierRound;
         return pending(ev);
     }
+    case Builtin::RwInit: // pthread_rwlock_init(l, attr): no readers (byte 0), no writer (byte 4: its thread + 1)
+        if (!objectBytes(A(0), 8)) return false;
+        setSyncWord(A(0), 0);
+        setSyncWord(A(0) + 4, 0);
+        return done(0);
+    case Builtin::RwRdLock:
+    case Builtin::RwWrLock:
+    case Builtin::RwTryRdLock:
+    case Builtin::RwTryWrLock:
+    case Builtin::RwUnlock: {
+        if (!objectBytes(A(0), 8)) return false;
+        dfsOnlySync_ = true;
+        Event ev;
+        ev.addr = A(0);
+        if (b == Builtin::RwUnlock) {
+            // Which lock it releases is the thread's own business (only it takes or leaves its holds).
+            uint32_t writer = 0;
+            syncWord(A(0) + 4, writer);
+            auto held = th.readHold(A(0));
+            if (writer != t + 1 && held == th.readHolds.end()) {
+                fail(t, report::ErrorKind::PthreadMisuse,
+                     "unlock of reader-writer lock `" + memory_.describe(A(0)) + "` that this thread does not hold");
+                return false;
+            }
+            ev.kind = EventKind::RwUnlock;
+            ev.value2 = writer == t + 1;
+        } else {
+            ev.kind = b == Builtin::RwRdLock || b == Builtin::RwWrLock ? EventKind::RwLock : EventKind::RwTryLock;
+            ev.value2 = b == Builtin::RwWrLock || b == Builtin::RwTryWrLock;
+        }
+        return pending(ev);
+    }
     case Builtin::SemWait:
     case Builtin::SemTryWait:
     case Builtin::SemPost: {
@@ -808,6 +841,39 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         ev.value = th.barrierSerial;
         ev.value2 = th.barrierRound;
         return finish(th.barrierSerial ? uint64_t(-1) : 0); // PTHREAD_BARRIER_SERIAL_THREAD for one of them
+    }
+    case Builtin::RwRdLock:
+    case Builtin::RwWrLock:
+    case Builtin::RwTryRdLock:
+    case Builtin::RwTryWrLock: { // (the blocking ones are enabled only when they can take the lock: refreshView)
+        uint32_t readers = 0, writer = 0;
+        syncWord(A(0), readers);
+        syncWord(A(0) + 4, writer);
+        const bool write = ev.value2 == 1;
+        const bool free = writer == 0 && (!write || readers == 0);
+        ev.value = free;
+        if (!free) return finish(kEBUSY); // a try that found the lock taken
+        if (write) {
+            setSyncWord(A(0) + 4, t + 1);
+        } else {
+            setSyncWord(A(0), readers + 1);
+            auto held = th.readHold(A(0));
+            if (held == th.readHolds.end()) th.readHolds.push_back({A(0), 1});
+            else ++held->second;
+        }
+        return finish(0);
+    }
+    case Builtin::RwUnlock: {
+        if (ev.value2 == 1) {
+            setSyncWord(A(0) + 4, 0);
+            return finish(0);
+        }
+        uint32_t readers = 0;
+        syncWord(A(0), readers);
+        setSyncWord(A(0), readers - 1);
+        auto held = th.readHold(A(0));
+        if (--held->second == 0) th.readHolds.erase(held); // (callBuiltin checked that it holds one)
+        return finish(0);
     }
     case Builtin::SemWait: { // enabled only while the count is above 0 (refreshView)
         uint32_t count = 0;

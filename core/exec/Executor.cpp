@@ -233,6 +233,16 @@ void Executor::refreshView(ThreadId t) {
         }
         break;
     }
+    case EventKind::RwLock: { // a reader waits for no writer, a writer for no one
+        uint32_t readers = 0, writer = 0;
+        syncWord(v.pending.addr, readers);
+        syncWord(v.pending.addr + 4, writer);
+        if (writer != 0 || (v.pending.value2 == 1 && readers != 0)) {
+            v.state = ThreadState::BlockedLock;
+            v.waitObject = v.pending.addr;
+        }
+        break;
+    }
     case EventKind::BarrierLeave: { // until the round it arrived in is complete
         uint32_t round = 0;
         if (syncWord(v.pending.addr + 8, round) && round == th.barrierRound) {
@@ -540,6 +550,17 @@ std::string Executor::describeBlocked(ThreadId t) const {
     case ThreadState::BlockedLock: {
         if (v.pending.kind == EventKind::SemWait)
             return "waits on semaphore `" + memory_.describe(v.waitObject) + "` (its count is 0)";
+        if (v.pending.kind == EventKind::RwLock) {
+            uint32_t readers = 0, writer = 0;
+            auto* self = const_cast<Executor*>(this); // (reads the lock's fields)
+            self->syncWord(v.waitObject, readers);
+            self->syncWord(v.waitObject + 4, writer);
+            return "waits to " + std::string(v.pending.value2 == 1 ? "write" : "read") + "-lock `" +
+                   memory_.describe(v.waitObject) + "` (" +
+                   (writer ? "held for writing by thread " + std::to_string(writer - 1)
+                           : "held for reading by " + std::to_string(readers) + " thread(s)") +
+                   ")";
+        }
         if (v.pending.kind == EventKind::BarrierLeave) {
             uint32_t size = 0, arrived = 0;
             auto* self = const_cast<Executor*>(this); // (reads the barrier's fields)

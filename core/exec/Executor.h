@@ -177,8 +177,8 @@ public:
     // misuse when the first already returned, nothing when both wait) depends on the order of the two calls, which
     // only explorers that order joins see (dfs; qpor and vhb hand such a program over).
     bool twoJoiners() const { return twoJoiners_; }
-    // True once a thread reached a semaphore or barrier operation in this execution: only dfs models them (qpor and
-    // vhb hand such a program over; check() falls back to dfs).
+    // True once a thread reached a semaphore, barrier or reader-writer lock operation in this execution: only dfs
+    // models them (qpor and vhb hand such a program over; check() falls back to dfs).
     bool dfsOnlySync() const { return dfsOnlySync_; }
     uint64_t instructions() const { return instructions_; }
     const std::vector<report::Output>& output() const { return output_; }

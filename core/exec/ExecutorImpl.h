@@ -1,5 +1,7 @@
 #pragma once
 // Internal state of the executor, shared by Executor.cpp, Interpret.cpp and Builtins.cpp.
+#include <algorithm>
+
 #include "core/exec/Executor.h"
 
 namespace skein::exec {
@@ -23,6 +25,10 @@ struct Executor::Thread {
     std::vector<uint64_t> loopCounters;
     std::vector<uint32_t> stackObjects;
     std::vector<std::pair<uint32_t, uint64_t>> tls; // thread-local global index → this thread's copy
+    std::vector<std::pair<uint64_t, uint32_t>> readHolds; // reader-writer lock → read locks this thread holds
+    auto readHold(uint64_t lock) {
+        return std::find_if(readHolds.begin(), readHolds.end(), [&](const auto& h) { return h.first == lock; });
+    }
     ThreadState state = ThreadState::Ready;
     uint32_t events = 0;
     // Operations that changed memory or took a lock although a spin loop may contain them (a trylock or a

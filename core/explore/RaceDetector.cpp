@@ -183,13 +183,28 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
         if (e.value) join(c, locks_[e.addr], kThread, e.tid);
         return false;
     case EventKind::Unlock: release(e.addr); return false;
+    // A reader-writer lock: a writer's release is the lock's clock (key addr), readers' releases accumulate apart
+    // (key addr + 1: a lock's address is word-aligned, so no other object's key). A reader acquires the writers'
+    // clock, a writer both.
+    case EventKind::RwLock:
+    case EventKind::RwTryLock:
+        if (e.kind == EventKind::RwTryLock && !e.value) return false;
+        join(c, locks_[e.addr], kThread, e.tid);
+        if (e.value2 == 1) join(c, locks_[e.addr + 1], kThread, e.tid);
+        return false;
+    case EventKind::RwUnlock:
+        if (e.value2 == 1) {
+            release(e.addr);
+            return false;
+        }
+        [[fallthrough]]; // a reader's release accumulates, as a post does
     // A semaphore's posts accumulate in its clock (a later wait may take the unit of any of them), and a wait or a
     // trywait that took a unit acquires it: the usual release/acquire reading of sem_post/sem_wait (TSan's).
     // A barrier likewise: every arrival releases into the barrier's clock, a departure acquires it (all arrivals of
     // its round came before it; those of later rounds add nothing a departure could race with).
     case EventKind::BarrierArrive:
     case EventKind::SemPost: {
-        Clock& l = locks_[e.addr];
+        Clock& l = locks_[e.kind == EventKind::RwUnlock ? e.addr + 1 : e.addr];
         if (undo_) {
             log_.push_back({Undo::Kind::LockClock, 0, 0, uintptr_t(&l)});
             saved_.push_back(l);

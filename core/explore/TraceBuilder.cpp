@@ -67,6 +67,11 @@ void describeEventInto(std::string& out, const exec::Executor& ex, const Event& 
         out.append(")");
         return;
     case EventKind::BarrierLeave: out.append("leave ").append(v).append(e.value ? " (serial)" : ""); return;
+    case EventKind::RwLock: out.append(e.value2 ? "wrlock " : "rdlock ").append(v); return;
+    case EventKind::RwTryLock:
+        out.append(e.value2 ? "trywrlock " : "tryrdlock ").append(v).append(e.value ? " (acquired)" : " (busy)");
+        return;
+    case EventKind::RwUnlock: out.append(e.value2 ? "unlock (write) " : "unlock (read) ").append(v); return;
     case EventKind::Fence: out.append("fence"); return;
     }
     out.append(model::eventKindName(e.kind));
@@ -159,7 +164,7 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         s.operation = model::eventKindName(e.kind);
         // Computed once per step (the step and its graph node both show it), and only for an event on an object
         // (a create, join, exit or nondet names none): describing an address is a good part of a step's cost.
-        if (e.isMemory() || e.isMutexOp() || e.isSemaphoreOp() || e.isBarrierOp() ||
+        if (e.isMemory() || e.isMutexOp() || e.isSemaphoreOp() || e.isBarrierOp() || e.isRwLockOp() ||
             e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
             s.variable = names.of(e.addr);
         if (e.kind == EventKind::Read || e.kind == EventKind::Write || e.kind == EventKind::Rmw || e.kind == EventKind::Nondet)
@@ -172,6 +177,8 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         if (e.kind == EventKind::SemTryWait) s.detail = e.value ? "took a unit" : "count was 0";
         if (e.kind == EventKind::BarrierArrive) s.detail = "arrival " + std::to_string(e.value) + " of its round";
         if (e.kind == EventKind::BarrierLeave && e.value) s.detail = "the serial thread";
+        if (e.isRwLockOp()) s.detail = e.value2 ? "for writing" : "for reading";
+        if (e.kind == EventKind::RwTryLock) s.detail += e.value ? ", acquired" : ", busy";
         if (e.kind == EventKind::Copy) s.detail = "from " + ex.describeAddress(e.addr2);
         if (int(i) == raceA || int(i) == raceB) s.detail += (s.detail.empty() ? "" : "; ") + std::string("racing access");
         report::GraphNode& g = out.graph.nodes.emplace_back(); // in place too
@@ -249,6 +256,17 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         case EventKind::BarrierLeave:
             if (auto u = lastUnlock.find(e.addr); u != lastUnlock.end() && events[u->second].tid != e.tid)
                 edges.push_back({u->second, uint32_t(i), EdgeKind::Sync});
+            break;
+        // A reader-writer lock: its writers' last release (key addr) and readers' (addr + 1), as the race detector.
+        case EventKind::RwUnlock: lastUnlock[e.value2 ? e.addr : e.addr + 1] = uint32_t(i); break;
+        case EventKind::RwLock:
+        case EventKind::RwTryLock:
+            if (e.kind == EventKind::RwTryLock && !e.value) break;
+            for (uint64_t key : {e.addr, e.addr + 1}) {
+                if (key != e.addr && !e.value2) continue; // a reader waits for no reader
+                if (auto u = lastUnlock.find(key); u != lastUnlock.end() && events[u->second].tid != e.tid)
+                    edges.push_back({u->second, uint32_t(i), EdgeKind::Sync});
+            }
             break;
         case EventKind::SemWait:
         case EventKind::SemTryWait:

@@ -78,6 +78,9 @@ struct Event {
         return kind == EventKind::SemWait || kind == EventKind::SemTryWait || kind == EventKind::SemPost;
     }
     bool isBarrierOp() const { return kind == EventKind::BarrierArrive || kind == EventKind::BarrierLeave; }
+    bool isRwLockOp() const {
+        return kind == EventKind::RwLock || kind == EventKind::RwTryLock || kind == EventKind::RwUnlock;
+    }
 
 private:
     // [lo, hi) widened to its whole object (the address with its offset bits cleared: kObjectShift).

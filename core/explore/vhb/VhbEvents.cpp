@@ -271,7 +271,10 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     case EventKind::SemTryWait:
     case EventKind::SemPost:
     case EventKind::BarrierArrive:
-    case EventKind::BarrierLeave: setLimit(kDfsOnlySyncLimit); return std::nullopt;
+    case EventKind::BarrierLeave:
+    case EventKind::RwLock:
+    case EventKind::RwTryLock:
+    case EventKind::RwUnlock: setLimit(kDfsOnlySyncLimit); return std::nullopt;
     }
     return std::nullopt;
 }
