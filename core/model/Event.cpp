@@ -46,12 +46,12 @@ bool dependent(const Event& a, const Event& b) {
     if (a.isSemaphoreOp() || b.isSemaphoreOp())
         return a.isSemaphoreOp() && b.isSemaphoreOp() && a.addr == b.addr &&
                !(a.kind == EventKind::SemPost && b.kind == EventKind::SemPost);
-    // One barrier's arrivals decide its rounds (and which thread is the serial one), and a departure waits for the
-    // arrivals of its own round (value2); an arrival of a later round, or another departure, commutes with it.
     // A reader-writer lock's operations in read mode commute with each other (a read acquisition is enabled by the
     // absence of a writer alone); one in write mode conflicts with every operation on the lock.
     if (a.isRwLockOp() || b.isRwLockOp())
         return a.isRwLockOp() && b.isRwLockOp() && a.addr == b.addr && (a.value2 == 1 || b.value2 == 1);
+    // One barrier's arrivals decide its rounds (and which thread is the serial one), and a departure waits for the
+    // arrivals of its own round (value2); an arrival of a later round, or another departure, commutes with it.
     if (a.isBarrierOp() || b.isBarrierOp()) {
         if (!a.isBarrierOp() || !b.isBarrierOp() || a.addr != b.addr) return false;
         if (a.kind == EventKind::BarrierArrive && b.kind == EventKind::BarrierArrive) return true;

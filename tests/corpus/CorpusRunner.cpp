@@ -155,8 +155,8 @@ public:
         ASSERT_TRUE(q && v);
         const std::string where = e_.file.filename().string() + ":" + std::to_string(e_.line);
         // A program qpor hands over to dfs (its line says so: verdict=bounded) is no comparison: two threads joining
-        // one thread, or semaphores and barriers, stop both explorers (Executor::twoJoiners, dfsOnlySync), and only there may
-        // vhb stop too.
+        // one thread, or semaphores, barriers and reader-writer locks, stop both explorers (Executor::twoJoiners,
+        // dfsOnlySync), and only there may vhb stop too.
         if (q->explorerLimit) {
             EXPECT_TRUE(q->explorerLimit->find("join the same thread") != std::string::npos ||
                         q->explorerLimit->find("semaphores") != std::string::npos)

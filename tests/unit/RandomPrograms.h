@@ -382,7 +382,8 @@ struct Generator {
             const bool relock = flags.mutexTypes && m == "m0" && pick(2) == 0;
             if (relock) emit("  pthread_mutex_lock(&m0);");
             if (flags.mutexTypes && m == "m1" && pick(2) == 0)
-                emit(pick(2) ? "  assert(pthread_mutex_lock(&m1) == 35);" : "  assert(pthread_mutex_trylock(&m1) == 16);");
+                emit(pick(2) ? "  assert(pthread_mutex_lock(&m1) == 35);"
+                             : "  assert(pthread_mutex_trylock(&m1) == 16);");
             int n = 1 + pick(2);
             for (int i = 0; i < n; ++i) statement(depth + 1, locals);
             if (relock) emit("  pthread_mutex_unlock(&m0);");

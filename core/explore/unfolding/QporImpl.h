@@ -206,7 +206,8 @@ private:
     mutable bool casUnknown_ = false;
     std::optional<std::string> unsupported_;
     static constexpr const char* kTwoJoiners = "two threads join the same thread, and qpor does not order joins";
-    static constexpr const char* kDfsOnlySync = "POSIX semaphores, barriers or reader-writer locks, which qpor does not model yet";
+    static constexpr const char* kDfsOnlySync =
+        "POSIX semaphores, barriers or reader-writer locks, which qpor does not model yet";
     std::unordered_set<uint64_t> finals_; // distinct final states of complete executions
     std::vector<report::Decision> schedule_; // recordMaximal's: the executor decisions of C
 
