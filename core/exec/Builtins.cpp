@@ -315,6 +315,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     }
     case Builtin::SemInit: { // sem_init(s, pshared, value): process-shared or not, one process here
         if (!objectBytes(A(0), 4)) return false;
+        if (numThreads() > 1) syncUse_ |= kSyncInitLate;
         setSyncWord(A(0), uint32_t(A(2)));
         return done(0);
     }
@@ -328,7 +329,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     }
     case Builtin::BarrierWait: { // two events: the arrival, then (th.phase 1) the departure once the round is full
         if (!objectBytes(A(0), 12)) return false;
-        dfsOnlySync_ = true;
+        syncUse_ |= kUsesBarrier;
         Event ev;
         ev.kind = th.phase == 0 ? EventKind::BarrierArrive : EventKind::BarrierLeave;
         ev.addr = A(0);
@@ -337,6 +338,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     }
     case Builtin::RwInit: // pthread_rwlock_init(l, attr): no readers (byte 0), no writer (byte 4: its thread + 1)
         if (!objectBytes(A(0), 8)) return false;
+        if (numThreads() > 1) syncUse_ |= kSyncInitLate;
         setSyncWord(A(0), 0);
         setSyncWord(A(0) + 4, 0);
         return done(0);
@@ -346,7 +348,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     case Builtin::RwTryWrLock:
     case Builtin::RwUnlock: {
         if (!objectBytes(A(0), 8)) return false;
-        dfsOnlySync_ = true;
+        syncUse_ |= kUsesRwLock;
         Event ev;
         ev.addr = A(0);
         if (b == Builtin::RwUnlock) {
@@ -371,7 +373,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     case Builtin::SemTryWait:
     case Builtin::SemPost: {
         if (!objectBytes(A(0), 4)) return false;
-        dfsOnlySync_ = true;
+        syncUse_ |= kUsesSemaphore;
         Event ev;
         ev.kind = b == Builtin::SemWait ? EventKind::SemWait : b == Builtin::SemTryWait ? EventKind::SemTryWait
                                                                                           : EventKind::SemPost;

@@ -30,7 +30,7 @@ Executor::Executor(const Executor& o, CloneTag)
     : program_(o.program_), opts_(o.opts_), memory_(o.memory_), views_(o.views_), mutexes_(o.mutexes_),
       condWaiters_(o.condWaiters_), trace_(o.trace_), status_(o.status_), errors_(o.errors_), anyCut_(o.anyCut_),
       anyBound_(o.anyBound_), exitRequested_(o.exitRequested_), twoJoiners_(o.twoJoiners_),
-      dfsOnlySync_(o.dfsOnlySync_),
+      syncUse_(o.syncUse_),
       boundReason_(o.boundReason_),
       exclusive_(o.exclusive_), sampledNondet_(o.sampledNondet_), wholeDomainWidths_(o.wholeDomainWidths_),
       instructions_(o.instructions_),
@@ -57,7 +57,7 @@ void Executor::copyStateFrom(const Executor& o) {
     anyBound_ = o.anyBound_;
     exitRequested_ = o.exitRequested_;
     twoJoiners_ = o.twoJoiners_;
-    dfsOnlySync_ = o.dfsOnlySync_;
+    syncUse_ = o.syncUse_;
     boundReason_ = o.boundReason_;
     exclusive_ = o.exclusive_;
     sampledNondet_ = o.sampledNondet_;
@@ -173,7 +173,8 @@ void Executor::reset() {
     trace_.clear();
     status_ = ExecStatus::Running;
     errors_.clear();
-    anyCut_ = anyBound_ = exitRequested_ = twoJoiners_ = dfsOnlySync_ = false;
+    anyCut_ = anyBound_ = exitRequested_ = twoJoiners_ = false;
+    syncUse_ = 0;
     boundReason_.clear();
     exclusive_ = model::kNoThread;
     sampledNondet_ = false;

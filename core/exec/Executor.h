@@ -177,9 +177,26 @@ public:
     // misuse when the first already returned, nothing when both wait) depends on the order of the two calls, which
     // only explorers that order joins see (dfs; qpor and vhb hand such a program over).
     bool twoJoiners() const { return twoJoiners_; }
-    // True once a thread reached a semaphore, barrier or reader-writer lock operation in this execution: only dfs
-    // models them (qpor and vhb hand such a program over; check() falls back to dfs).
-    bool dfsOnlySync() const { return dfsOnlySync_; }
+    // The synchronisation objects beyond mutexes and condition variables that a thread reached in this execution
+    // (a set of SyncUse bits): which explorers model them differs — dfs all, qpor semaphores and reader-writer locks
+    // initialised before the first thread was created, vhb none — and one that does not model an object hands the
+    // program over (check() falls back to dfs).
+    enum SyncUse : uint8_t {
+        kUsesSemaphore = 1,
+        kUsesBarrier = 2,
+        kUsesRwLock = 4,
+        // sem_init or pthread_rwlock_init once a thread was created: qpor derives a semaphore's count (a lock's
+        // readers) at a history from its operations since an initialisation that every history holds
+        // (QporExplorer::syncCountAt).
+        kSyncInitLate = 8,
+    };
+    uint8_t syncUse() const { return syncUse_; }
+    // The 32-bit word at `at` as a semaphore or barrier keeps it (syncWord); 0 where the bytes are not accessible.
+    uint32_t syncValue(uint64_t at) const {
+        uint32_t v = 0;
+        const_cast<Executor*>(this)->syncWord(at, v); // (Memory::check is not const; nothing is written)
+        return v;
+    }
     uint64_t instructions() const { return instructions_; }
     const std::vector<report::Output>& output() const { return output_; }
 
@@ -235,7 +252,8 @@ private:
     std::vector<Event> trace_;
     ExecStatus status_ = ExecStatus::Running;
     std::vector<ExecError> errors_;
-    bool anyCut_ = false, anyBound_ = false, exitRequested_ = false, twoJoiners_ = false, dfsOnlySync_ = false;
+    bool anyCut_ = false, anyBound_ = false, exitRequested_ = false, twoJoiners_ = false;
+    uint8_t syncUse_ = 0; // SyncUse bits
     std::string boundReason_;
     ThreadId exclusive_ = model::kNoThread;
     bool sampledNondet_ = false;

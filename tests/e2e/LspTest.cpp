@@ -216,8 +216,8 @@ TEST_F(Lsp, SpinLockDeadlockNamesTheOtherSpinningThread) {
 }
 
 TEST_F(Lsp, SemaphoreDeadlockNamesTheOtherWaiter) {
-    // Each thread waits on a semaphore only the other would post (dfs explores semaphores: the default explorer
-    // hands the program over). The diagnostic is at one wait (0-based line 5 or 14), and the other wait is its
+    // Each thread waits on a semaphore only the other would post (explored by the default explorer, qpor, since
+    // the twenty-fourth session). The diagnostic is at one wait (0-based line 5 or 14), and the other wait is its
     // related information, with the semaphore and its count.
     const std::string src = "#include <pthread.h>\n"
                             "#include <semaphore.h>\n"

@@ -201,3 +201,24 @@ TEST(Differential, QporModesAgreeWithDfsWithSpinLoopsOfFailedAttempts) {
 TEST(Differential, QporModesAgreeWithDfsWithRecursiveAndErrorCheckingMutexes) {
     qporAgreesWithDfs({.condVars = true, .threadApi = true, .mutexTypes = true}, 300);
 }
+
+// POSIX semaphores (GeneratorFlags::semaphores; core/explore/unfolding/DESIGN.md, "Semaphores"): posts commute as
+// reads of the count's word, a wait is placed only where the count its history leaves is above 0, and a thread
+// blocked on a wait has its wait placed before the waits and tries that took the units — beside mutexes, trylocks
+// and condition variables.
+TEST(Differential, QporModesAgreeWithDfsWithSemaphores) {
+    qporAgreesWithDfs({.condVars = true, .threadApi = true, .semaphores = true}, 300);
+}
+
+// ... and with semaphores as the only extra statements, so that most workers wait, post or try (4 in 5 programs).
+TEST(Differential, QporModesAgreeWithDfsWithSemaphoresAlone) { qporAgreesWithDfs({.semaphores = true}, 300); }
+
+// Reader-writer locks (GeneratorFlags::rwlocks): read-mode operations commute as reads of the lock's word, a read lock
+// is placed only after a write-mode operation that leaves no writer, a write lock only where its history's readers
+// have all left — beside semaphores, mutexes and the thread API.
+TEST(Differential, QporModesAgreeWithDfsWithReaderWriterLocks) {
+    qporAgreesWithDfs({.threadApi = true, .semaphores = true, .rwlocks = true}, 300);
+}
+
+// ... and with reader-writer locks as the only extra statements.
+TEST(Differential, QporModesAgreeWithDfsWithReaderWriterLocksAlone) { qporAgreesWithDfs({.rwlocks = true}, 300); }

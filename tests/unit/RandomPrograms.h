@@ -75,6 +75,13 @@ struct GeneratorFlags {
     // one of m1 sometimes asserts that a relock returns EDEADLK or a trylock EBUSY. Those answers are the thread's own
     // steps, not events (Builtins.cpp): every explorer sees only the outermost lock and the last unlock.
     bool mutexTypes = false;
+    // ... and POSIX semaphores s0 and s1 (counts 0 to 2, set by main before it creates the workers): waits (a deadlock
+    // when no post comes), posts, sem_trywait with its outcome kept, and s0 taken and given back around an access.
+    bool semaphores = false;
+    // ... and a reader-writer lock l0: read sections that read a shared int, write sections that write one, tries in
+    // both modes (the section taken only when they succeed), and a read lock kept to the thread's end (a writer then
+    // waits for good: a deadlock).
+    bool rwlocks = false;
 };
 
 struct Generator {
@@ -102,7 +109,7 @@ struct Generator {
         int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0) + (flags.memory ? 13 : 0) + (flags.cuts ? 6 : 0) +
                     (flags.cas ? 4 : 0) + (flags.wideCas ? 3 : 0) + (flags.exits ? 1 : 0) +
                     (flags.casInSections ? 1 : 0) + (flags.casPartial ? 2 : 0) + (flags.threadApi ? 4 : 0) +
-                    (flags.spinAttempts ? 3 : 0);
+                    (flags.spinAttempts ? 3 : 0) + (flags.semaphores ? 4 : 0) + (flags.rwlocks ? 5 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
@@ -115,6 +122,8 @@ struct Generator {
         if (!flags.casInSections && k >= 36) k += 1;
         if (!flags.casPartial && k >= 37) k += 2;
         if (!flags.threadApi && k >= 39) k += 4;
+        if (!flags.spinAttempts && k >= 43) k += 3;
+        if (!flags.semaphores && k >= 46) k += 4;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
         if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word access of the heap pair
@@ -271,6 +280,24 @@ struct Generator {
                  v() + ")) e = " + e + "; }");
             break;
         }
+        case 46: emit("  sem_wait(&s" + std::to_string(pick(2)) + ");"); break;
+        case 47: emit("  sem_post(&s" + std::to_string(pick(2)) + ");"); break;
+        case 48: emit("  " + local() + " = sem_trywait(&s" + std::to_string(pick(2)) + ") == 0;"); break;
+        case 49: { // s0 as a lock (not one when its count is 0 or 2: a deadlock, or two threads inside)
+            const std::string x = var();
+            emit("  sem_wait(&s0); " + x + " = " + x + " + 1; sem_post(&s0);");
+            break;
+        }
+        case 50: emit("  pthread_rwlock_rdlock(&l0); " + local() + " = " + var() + "; pthread_rwlock_unlock(&l0);"); break;
+        case 51: emit("  pthread_rwlock_wrlock(&l0); " + var() + " = " + v() + "; pthread_rwlock_unlock(&l0);"); break;
+        case 52: {
+            const std::string r = "r" + std::to_string(locals++);
+            emit("  int " + r + " = 0; if (pthread_rwlock_tryrdlock(&l0) == 0) { " + r + " = " + var() +
+                 "; pthread_rwlock_unlock(&l0); }");
+            break;
+        }
+        case 53: emit("  if (pthread_rwlock_trywrlock(&l0) == 0) { " + var() + " = " + v() + "; pthread_rwlock_unlock(&l0); }"); break;
+        case 54: emit("  pthread_rwlock_rdlock(&l0);"); break; // kept: a writer after it waits for good
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
         case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
         case 2: // waits for a signal and takes the flag (a deadlock when nobody sets it)
@@ -399,6 +426,7 @@ struct Generator {
         emit("#include <assert.h>");
         if (flags.heap || flags.exits) emit("#include <stdlib.h>");
         if (flags.memory || flags.syncInSections || flags.casPartial) emit("#include <string.h>");
+        if (flags.semaphores) emit("#include <semaphore.h>");
         emit("void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void); int __VERIFIER_nondet_int(void);");
         if (flags.cuts) emit("void __VERIFIER_assume(int); void abort(void);");
         for (int v = 0; v < vars; ++v) emit("int x" + std::to_string(v) + ";");
@@ -422,6 +450,8 @@ struct Generator {
             emit("pthread_mutex_t m" + std::to_string(m) + " = " + init + ";");
         }
         if (flags.spinAttempts) emit("pthread_mutex_t sm = PTHREAD_MUTEX_INITIALIZER;");
+        if (flags.semaphores) emit("sem_t s0, s1;");
+        if (flags.rwlocks) emit("pthread_rwlock_t l0 = PTHREAD_RWLOCK_INITIALIZER;");
         if (flags.threadApi) {
             emit("pthread_mutex_t tm = PTHREAD_MUTEX_INITIALIZER;");
             emit("void *c0(void *arg) {");
@@ -446,6 +476,10 @@ struct Generator {
         emit("int main() {");
         if (!flags.threadApi) emit("  pthread_t h[" + std::to_string(threads) + "];");
         if (flags.heap) emit("  hp = calloc(2, sizeof(int));");
+        if (flags.semaphores) {
+            const std::string k0 = std::to_string(pick(3)), k1 = std::to_string(pick(3));
+            emit("  sem_init(&s0, 0, " + k0 + "); sem_init(&s1, 0, " + k1 + ");");
+        }
         // Sometimes a create or a join happens inside an atomic section, with an access next to it.
         for (int t = 0; t < threads; ++t) {
             std::string create = "pthread_create(&h[" + std::to_string(t) + "], 0, t" + std::to_string(t) + ", 0);";

@@ -93,6 +93,16 @@ void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out)
         range(l.readFootprint(0), Mode::Read);
         range(l.writeFootprint(), Mode::Write);
         break;
+    // A semaphore's and a reader-writer lock's operations are accesses of the word of its count (its readers), as
+    // model::dependent has them (DESIGN.md, "Semaphores and reader-writer locks"): two posts commute, as two reads
+    // do, and a wait or a try conflicts with every operation, as a write does; a lock's operations in read mode are
+    // reads, in write mode (value2) writes.
+    case EventKind::SemPost: words(l.addr, 4, Mode::Read); break;
+    case EventKind::SemWait:
+    case EventKind::SemTryWait: words(l.addr, 4, Mode::Write); break;
+    case EventKind::RwLock:
+    case EventKind::RwTryLock:
+    case EventKind::RwUnlock: words(l.addr, 4, l.value2 == 1 ? Mode::Write : Mode::Read); break;
     case EventKind::Lock:
     case EventKind::TryLock:
     case EventKind::Unlock: push({l.addr, ResKind::Mutex}, Mode::Sync); break;
@@ -192,8 +202,9 @@ UEvent* QporExplorer::reusableEnabled(size_t depth, ThreadId t, uint32_t choice,
 const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
     Node& node = stack_[depth];
     std::vector<UEvent*>& en = node.en; // in place: the child reuses it (reusableEnabled)
-    if (ex_.dfsOnlySync()) { // before a semaphore or barrier operation is made an event (or a blocked one a placement)
-        unsupported_ = kDfsOnlySync;
+    // Before a barrier operation is made an event (or a blocked one a placement).
+    if (const uint8_t use = ex_.syncUse(); use & ~(exec::Executor::kUsesSemaphore | exec::Executor::kUsesRwLock)) {
+        unsupported_ = use & exec::Executor::kSyncInitLate ? kSyncInitLate : kDfsOnlySync;
         return en;
     }
     if (node.enKnown && (!node.enSections || node.enSectionsVersion == sectionsVersion_)) {
@@ -283,6 +294,7 @@ std::vector<UEvent*> QporExplorer::pendingCauses(ThreadId t, UEvent* pt) const {
 
 void QporExplorer::blockedPlacements(ThreadId t) {
     const model::Event& pending = ex_.thread(t).pending;
+    if (pending.kind == EventKind::SemWait || pending.kind == EventKind::RwLock) return blockedSyncPlacements(t);
     if (ex_.inAtomicSection(t)) {
         if (auto it = sections_->find(pending.loc); it != sections_->end() && !it->second.footprint.empty())
             return sectionPlacementsWithoutEvent(t); // every resource it touches, not only the mutex
@@ -427,6 +439,10 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
             for (size_t i = base.size(); i < preds.size(); ++i)
                 for (size_t j = 0; j < i; ++j)
                     if (es_.conflict(preds[i], preds[j])) return true;
+            // A wait is an event only where the semaphore's count is above 0, a lock only where it is free enough
+            // (one made elsewhere would only lead to sleep-set blocked explorations); another prefix of the readers
+            // may hold the posts (the unlocks) it needs.
+            if (!like.section && !syncEnabledAt(like, spec, preds)) return !unsupported_;
             bool created = false;
             e = es_.findOrCreate(spec, &created);
             if (created) ++cexEvents_;

@@ -206,8 +206,13 @@ private:
     mutable bool casUnknown_ = false;
     std::optional<std::string> unsupported_;
     static constexpr const char* kTwoJoiners = "two threads join the same thread, and qpor does not order joins";
-    static constexpr const char* kDfsOnlySync =
-        "POSIX semaphores, barriers or reader-writer locks, which qpor does not model yet";
+    static constexpr const char* kDfsOnlySync = "barriers, which qpor does not model yet";
+    static constexpr const char* kSyncInitLate =
+        "a semaphore or reader-writer lock initialised after the first thread was created: qpor derives its state at "
+        "a history from an initialisation that every history holds";
+    static constexpr const char* kSyncWritten =
+        "a semaphore or reader-writer lock whose bytes a plain access or an atomic section changed: qpor derives its "
+        "state from its own operations";
     std::unordered_set<uint64_t> finals_; // distinct final states of complete executions
     std::vector<report::Decision> schedule_; // recordMaximal's: the executor decisions of C
 
@@ -402,6 +407,14 @@ private:
     void accessesInto(const model::Event& label, std::vector<Access>& out) const;
     EventSpec specScratch_; // eventFor's description, reused
     bool mutexFreeAfter(const UEvent* node) const;
+    // Semaphores and reader-writer locks (DESIGN.md, "Semaphores and reader-writer locks"): whether the operation
+    // `like` describes is enabled at the history [preds] ⊆ C, where `spec` (its event there) has its parents; the
+    // count of the semaphore (the readers of the lock) at `addr`, resource `res`, at that history — its count at C
+    // less what the operations of C outside the history did; both set unsupported_ where another kind of write of C
+    // changed its word. And a thread's wait or lock at C, blocked there, placed earlier.
+    bool syncEnabledAt(const UEvent& like, const EventSpec& spec, std::span<UEvent* const> preds);
+    int64_t syncCountAt(const Resource& res, uint64_t addr, std::span<UEvent* const> preds);
+    void blockedSyncPlacements(ThreadId t);
     // A compare-exchange outside an atomic section (one word, or two: 8 bytes): its accesses are reads where its
     // history makes it fail (it reads a value other than the one it expects) and writes otherwise (DESIGN.md,
     // "Compare-exchange").

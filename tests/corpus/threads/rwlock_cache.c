@@ -3,19 +3,21 @@
  *
  * Read locks commute with each other (a read acquisition waits only for a writer); a write lock conflicts with every
  * operation on the lock, and its release orders the writer's updates before the readers that lock after it (a
- * reader's release orders its reads before a later writer). Only dfs explores reader-writer locks yet: qpor and vhb
- * hand such a program over.
+ * reader's release orders its reads before a later writer). dfs and qpor explore reader-writer locks
+ * (core/explore/unfolding/DESIGN.md, "Semaphores and reader-writer locks"); vhb hands such a program over.
  * traces (derived): each reader's critical section comes before or after the writer's; the readers' sections
  * commute: 2 × 2 = 4; final_states=1.
  *
- * -DNOLOCK: no lock: a reader can see a updated and b not (line 33), and the accesses race (lines 45 and 46).
+ * -DNOLOCK: no lock: a reader can see a updated and b not (line 35), and the accesses race (lines 47 and 48).
  * -DSELFDEADLOCK: main, after the joins, read-locks the lock and then asks to write-lock it: it waits for its own
- * read lock — a deadlock (line 63).
+ * read lock — a deadlock (line 65).
  *
  * expect: => verdict=safe errors=none traces=4 blocked=0 final_states=1
- * expect: -DNOLOCK => verdict=error errors=assertion@33,data_race@45,data_race@46
- * expect: -DSELFDEADLOCK => verdict=error errors=deadlock@63 traces=4
- * expect: --algo=qpor => verdict=bounded errors=none
+ * expect: -DNOLOCK => verdict=error errors=assertion@35,data_race@47,data_race@48
+ * expect: -DSELFDEADLOCK => verdict=error errors=deadlock@65 traces=4
+ * expect: --algo=qpor => verdict=safe errors=none executions=4 blocked=0 ssb=0 final_states=1
+ * expect: -DNOLOCK --algo=qpor => verdict=error errors=assertion@35,data_race@47,data_race@48 executions=16 ssb=0
+ * expect: -DSELFDEADLOCK --algo=qpor => verdict=error errors=deadlock@65 executions=0 blocked=4 ssb=0
  * expect: --algo=vhb => verdict=bounded errors=none
  */
 #include <assert.h>

@@ -1,0 +1,97 @@
+// Semaphores and reader-writer locks in the unfolding (DESIGN.md, "Semaphores and reader-writer locks"): their
+// operations are reads and writes of the object's word (accessesInto), and what a word lacks is here — whether an
+// operation is enabled at a history (a wait where the count is above 0, a lock where it is free enough), derived from
+// the executor's state at C and the operations of C outside that history, and the placements of a blocked one.
+#include <algorithm>
+#include <optional>
+
+#include "core/explore/unfolding/QporImpl.h"
+
+namespace skein::explore::unfolding {
+
+using model::EventKind;
+
+bool QporExplorer::syncEnabledAt(const UEvent& like, const EventSpec& spec, std::span<UEvent* const> preds) {
+    const model::Event& l = like.label;
+    if (l.kind == EventKind::SemWait) return syncCountAt(spec.accesses[0].res, l.addr, preds) > 0;
+    if (l.kind != EventKind::RwLock) return true; // posts, tries and unlocks are always enabled
+    // Whether a writer holds the lock after the write-mode operation p (its parent: the last one in the history);
+    // a try that failed left it as it was.
+    UEvent* p = spec.accesses[0].parent;
+    const Resource& res = spec.accesses[0].res;
+    while (p && !p->section && p->label.kind == EventKind::RwTryLock && p->label.value2 == 1 && !p->label.value)
+        p = ownerOf(p->access(res)->node.parent);
+    if (p && (p->section || !p->label.isRwLockOp())) {
+        unsupported_ = kSyncWritten;
+        return false;
+    }
+    const bool writerHolds = p && p->label.kind != EventKind::RwUnlock;
+    if (writerHolds) return false;
+    return l.value2 != 1 || syncCountAt(res, l.addr, preds) == 0; // a writer also waits for every reader to leave
+}
+
+int64_t QporExplorer::syncCountAt(const Resource& res, uint64_t addr, std::span<UEvent* const> preds) {
+    // Every history asked about is a subset of C (its events are C's, with their histories), and the count at C is
+    // the executor's: an operation of C outside the history is undone. (The initialisation precedes every thread, so
+    // every history holds it: Executor::kSyncInitLate.)
+    auto inHistory = [&](const UEvent* x) {
+        return std::any_of(preds.begin(), preds.end(), [&](const UEvent* p) { return es_.leq(x, p); });
+    };
+    // What an operation of C did to the count (the readers); nullopt for a change it does not tell.
+    auto delta = [](const UEvent* x) -> std::optional<int64_t> {
+        if (x->section) return std::nullopt; // a section's label is only its first step
+        const model::Event& l = x->label;
+        switch (l.kind) {
+        case EventKind::SemWait: return -1;
+        case EventKind::SemTryWait: return -int64_t(l.value); // 1 when it took a unit
+        case EventKind::SemPost: return 1;
+        case EventKind::RwLock: return l.value2 == 1 ? 0 : 1;
+        case EventKind::RwTryLock: return l.value2 == 1 ? 0 : int64_t(l.value); // 1 when it took the lock
+        case EventKind::RwUnlock: return l.value2 == 1 ? 0 : -1;
+        default: return std::nullopt;
+        }
+    };
+    int64_t count = ex_.syncValue(addr);
+    // The word's writes in C are a chain: once one is in the history, so is everything below it.
+    for (UEvent* w = F_.treeMax(res); w && !inHistory(w); w = ownerOf(w->access(res)->node.parent)) {
+        const auto d = delta(w);
+        if (!d) {
+            unsupported_ = kSyncWritten;
+            return 0;
+        }
+        count -= *d;
+    }
+    for (UEvent* r : F_.readsOf(res)) {
+        if (r->section) {
+            unsupported_ = kSyncWritten;
+            return 0;
+        }
+        if (inHistory(r)) continue;
+        count -= delta(r).value_or(0); // a plain read of the word changes nothing
+    }
+    return count;
+}
+
+// A thread blocked at C on a semaphore whose count is 0, or on a lock held by others, has no event, but its wait
+// (lock) placed before the waits and tries that took the units (the locks that hold it) is a conflicting extension
+// of C — the counterpart of a blocked mutex acquire. It is the walk of an executed operation (earlierPlacements) from
+// the description of this one at C, whose own place, like every place where it is not enabled, makeEvent finds no
+// event at.
+void QporExplorer::blockedSyncPlacements(ThreadId t) {
+    if (ex_.inAtomicSection(t)) { // its runs would change the state: not modelled
+        unsupported_ = kSyncWritten;
+        return;
+    }
+    UEvent like;
+    like.thread = t;
+    like.label = ex_.thread(t).pending;
+    like.label.tid = t;
+    like.pt = F_.threadMax(t);
+    like.causes = pendingCauses(t, like.pt);
+    like.baseCauses = uint32_t(like.causes.size());
+    like.accesses = accessesFor(like.label);
+    for (Access& a : like.accesses) a.parent = F_.treeMax(a.res);
+    earlierPlacements(&like);
+}
+
+} // namespace skein::explore::unfolding
