@@ -322,6 +322,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     case Builtin::BarrierInit: { // pthread_barrier_init(b, attr, count): its size, no arrivals, round 0
         if (uint32_t(A(2)) == 0) return done(kEINVAL);
         if (!objectBytes(A(0), 12)) return false;
+        if (numThreads() > 1) syncUse_ |= kSyncInitLate;
         setSyncWord(A(0), uint32_t(A(2)));
         setSyncWord(A(0) + 4, 0);
         setSyncWord(A(0) + 8, 0);
@@ -333,7 +334,9 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         Event ev;
         ev.kind = th.phase == 0 ? EventKind::BarrierArrive : EventKind::BarrierLeave;
         ev.addr = A(0);
-        if (th.phase) ev.value2 = th.barrierRound;
+        // The round: a departure's is its arrival's; an arrival's, until it happens, the one its thread's own
+        // arrivals make it (checked when it happens: kBarrierRoundsVary).
+        ev.value2 = th.phase ? th.barrierRound : th.arrivalsAt(A(0));
         return pending(ev);
     }
     case Builtin::RwInit: // pthread_rwlock_init(l, attr): no readers (byte 0), no writer (byte 4: its thread + 1)
@@ -675,6 +678,11 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
             syncWord(A(0) + 8, round);
             th.barrierRound = round;
             th.barrierSerial = arrived + 1 >= size;
+            if (round != th.arrivalsAt(A(0))) syncUse_ |= kBarrierRoundsVary;
+            auto own = std::find_if(th.barrierArrivals.begin(), th.barrierArrivals.end(),
+                                    [&](const auto& b) { return b.first == A(0); });
+            if (own == th.barrierArrivals.end()) th.barrierArrivals.push_back({A(0), 1});
+            else ++own->second;
             ev.value = arrived + 1;
             ev.value2 = round;
             setSyncWord(A(0) + 4, th.barrierSerial ? 0 : arrived + 1);

@@ -178,17 +178,20 @@ public:
     // only explorers that order joins see (dfs; qpor and vhb hand such a program over).
     bool twoJoiners() const { return twoJoiners_; }
     // The synchronisation objects beyond mutexes and condition variables that a thread reached in this execution
-    // (a set of SyncUse bits): which explorers model them differs — dfs all, qpor semaphores and reader-writer locks
-    // initialised before the first thread was created, vhb none — and one that does not model an object hands the
-    // program over (check() falls back to dfs).
+    // (a set of SyncUse bits): which explorers model them differs — dfs all, qpor those initialised before the first
+    // thread was created (and barriers whose threads meet every round), vhb none — and one that does not model an
+    // object hands the program over (check() falls back to dfs).
     enum SyncUse : uint8_t {
         kUsesSemaphore = 1,
         kUsesBarrier = 2,
         kUsesRwLock = 4,
-        // sem_init or pthread_rwlock_init once a thread was created: qpor derives a semaphore's count (a lock's
-        // readers) at a history from its operations since an initialisation that every history holds
-        // (QporExplorer::syncCountAt).
+        // sem_init, pthread_rwlock_init or pthread_barrier_init once a thread was created: qpor derives a
+        // semaphore's count (a lock's readers, a barrier's size) at a history from an initialisation that every
+        // history holds (QporExplorer::syncCountAt).
         kSyncInitLate = 8,
+        // A thread arrived at a barrier in a round other than its own count of arrivals there (more threads meet it
+        // than its size, or a thread joined late): qpor takes an arrival's round from its thread's history.
+        kBarrierRoundsVary = 16,
     };
     uint8_t syncUse() const { return syncUse_; }
     // The 32-bit word at `at` as a semaphore or barrier keeps it (syncWord); 0 where the bytes are not accessible.

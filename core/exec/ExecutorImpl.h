@@ -42,6 +42,12 @@ struct Executor::Thread {
     uint8_t phase = 0; // second event of one instruction (cond_wait: the mutex re-acquire; a barrier's departure)
     bool barrierSerial = false; // pthread_barrier_wait: this thread's arrival completed its round
     uint32_t barrierRound = 0;  // ... the round it arrived in (its departure waits for the next)
+    std::vector<std::pair<uint64_t, uint32_t>> barrierArrivals; // barrier → this thread's arrivals at it so far
+    uint32_t arrivalsAt(uint64_t barrier) const {
+        for (const auto& [b, n] : barrierArrivals)
+            if (b == barrier) return n;
+        return 0;
+    }
     bool finished = false;
     bool stopped = false; // an error, a cut or a bound ended this thread (not finished)
     bool cut = false;     // of those, a cut: a failed assume, abort, or a spin iteration that changes nothing

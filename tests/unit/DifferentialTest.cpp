@@ -222,3 +222,12 @@ TEST(Differential, QporModesAgreeWithDfsWithReaderWriterLocks) {
 
 // ... and with reader-writer locks as the only extra statements.
 TEST(Differential, QporModesAgreeWithDfsWithReaderWriterLocksAlone) { qporAgreesWithDfs({.rwlocks = true}, 300); }
+
+// Barriers (GeneratorFlags::barriers): an arrival writes its round's word, a departure reads it and is placed only
+// after the arrival that completed its round — beside semaphores and reader-writer locks.
+TEST(Differential, QporModesAgreeWithDfsWithBarriers) {
+    qporAgreesWithDfs({.semaphores = true, .rwlocks = true, .barriers = true}, 150);
+}
+
+// ... and with barriers as the only extra statements.
+TEST(Differential, QporModesAgreeWithDfsWithBarriersAlone) { qporAgreesWithDfs({.barriers = true}, 200); }

@@ -82,6 +82,10 @@ struct GeneratorFlags {
     // both modes (the section taken only when they succeed), and a read lock kept to the thread's end (a writer then
     // waits for good: a deadlock).
     bool rwlocks = false;
+    // ... and a barrier b0 for all the workers (main never meets it): each worker meets it once or twice between its
+    // statements, and extra waits, with the serial thread's write after one, make some workers meet it more often
+    // (the others then wait for good: deadlocks).
+    bool barriers = false;
 };
 
 struct Generator {
@@ -109,7 +113,8 @@ struct Generator {
         int kinds = (flags.condVars ? 5 : 0) + (flags.heap ? 4 : 0) + (flags.memory ? 13 : 0) + (flags.cuts ? 6 : 0) +
                     (flags.cas ? 4 : 0) + (flags.wideCas ? 3 : 0) + (flags.exits ? 1 : 0) +
                     (flags.casInSections ? 1 : 0) + (flags.casPartial ? 2 : 0) + (flags.threadApi ? 4 : 0) +
-                    (flags.spinAttempts ? 3 : 0) + (flags.semaphores ? 4 : 0) + (flags.rwlocks ? 5 : 0);
+                    (flags.spinAttempts ? 3 : 0) + (flags.semaphores ? 4 : 0) + (flags.rwlocks ? 5 : 0) +
+                    (flags.barriers ? 2 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
@@ -124,6 +129,7 @@ struct Generator {
         if (!flags.threadApi && k >= 39) k += 4;
         if (!flags.spinAttempts && k >= 43) k += 3;
         if (!flags.semaphores && k >= 46) k += 4;
+        if (!flags.rwlocks && k >= 50) k += 5;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
         if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word access of the heap pair
@@ -288,7 +294,9 @@ struct Generator {
             emit("  sem_wait(&s0); " + x + " = " + x + " + 1; sem_post(&s0);");
             break;
         }
-        case 50: emit("  pthread_rwlock_rdlock(&l0); " + local() + " = " + var() + "; pthread_rwlock_unlock(&l0);"); break;
+        case 50:
+            emit("  pthread_rwlock_rdlock(&l0); " + local() + " = " + var() + "; pthread_rwlock_unlock(&l0);");
+            break;
         case 51: emit("  pthread_rwlock_wrlock(&l0); " + var() + " = " + v() + "; pthread_rwlock_unlock(&l0);"); break;
         case 52: {
             const std::string r = "r" + std::to_string(locals++);
@@ -296,8 +304,15 @@ struct Generator {
                  "; pthread_rwlock_unlock(&l0); }");
             break;
         }
-        case 53: emit("  if (pthread_rwlock_trywrlock(&l0) == 0) { " + var() + " = " + v() + "; pthread_rwlock_unlock(&l0); }"); break;
+        case 53:
+            emit("  if (pthread_rwlock_trywrlock(&l0) == 0) { " + var() + " = " + v() +
+                 "; pthread_rwlock_unlock(&l0); }");
+            break;
         case 54: emit("  pthread_rwlock_rdlock(&l0);"); break; // kept: a writer after it waits for good
+        case 55: emit("  pthread_barrier_wait(&b0);"); break;
+        case 56:
+            emit("  if (pthread_barrier_wait(&b0) == PTHREAD_BARRIER_SERIAL_THREAD) " + var() + " = " + v() + ";");
+            break;
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
         case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
         case 2: // waits for a signal and takes the flag (a deadlock when nobody sets it)
@@ -452,6 +467,7 @@ struct Generator {
         if (flags.spinAttempts) emit("pthread_mutex_t sm = PTHREAD_MUTEX_INITIALIZER;");
         if (flags.semaphores) emit("sem_t s0, s1;");
         if (flags.rwlocks) emit("pthread_rwlock_t l0 = PTHREAD_RWLOCK_INITIALIZER;");
+        if (flags.barriers) emit("pthread_barrier_t b0;");
         if (flags.threadApi) {
             emit("pthread_mutex_t tm = PTHREAD_MUTEX_INITIALIZER;");
             emit("void *c0(void *arg) {");
@@ -464,11 +480,17 @@ struct Generator {
         }
         // With the thread API, the handles are global: a worker may join one created before it.
         if (flags.threadApi) emit("pthread_t h[" + std::to_string(threads) + "];");
+        // With barriers, every worker meets b0 `phases` times between its statements (the extra statements may add
+        // more meetings to one worker: then the others wait for good).
+        const int phases = flags.barriers ? 1 + pick(2) : 0;
         for (int t = 0; t < threads; ++t) {
             emit("void *t" + std::to_string(t) + "(void *arg) {");
             worker = t;
             int locals = 0, n = 1 + pick(3);
-            for (int i = 0; i < n; ++i) statement(0, locals);
+            for (int i = 0; i < std::max(n, phases); ++i) {
+                if (i < n) statement(0, locals);
+                if (i < phases) emit("  pthread_barrier_wait(&b0);");
+            }
             worker = -1;
             emit("  return 0;");
             emit("}");
@@ -480,6 +502,7 @@ struct Generator {
             const std::string k0 = std::to_string(pick(3)), k1 = std::to_string(pick(3));
             emit("  sem_init(&s0, 0, " + k0 + "); sem_init(&s1, 0, " + k1 + ");");
         }
+        if (flags.barriers) emit("  pthread_barrier_init(&b0, 0, " + std::to_string(threads) + ");");
         // Sometimes a create or a join happens inside an atomic section, with an access next to it.
         for (int t = 0; t < threads; ++t) {
             std::string create = "pthread_create(&h[" + std::to_string(t) + "], 0, t" + std::to_string(t) + ", 0);";

@@ -94,15 +94,20 @@ void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out)
         range(l.writeFootprint(), Mode::Write);
         break;
     // A semaphore's and a reader-writer lock's operations are accesses of the word of its count (its readers), as
-    // model::dependent has them (DESIGN.md, "Semaphores and reader-writer locks"): two posts commute, as two reads
-    // do, and a wait or a try conflicts with every operation, as a write does; a lock's operations in read mode are
-    // reads, in write mode (value2) writes.
+    // model::dependent has them (DESIGN.md, "Semaphores, reader-writer locks and barriers"): two posts commute, as
+    // two reads do, and a wait or a try conflicts with every operation, as a write does; a lock's operations in read
+    // mode are reads, in write mode (value2) writes.
     case EventKind::SemPost: words(l.addr, 4, Mode::Read); break;
     case EventKind::SemWait:
     case EventKind::SemTryWait: words(l.addr, 4, Mode::Write); break;
     case EventKind::RwLock:
     case EventKind::RwTryLock:
     case EventKind::RwUnlock: words(l.addr, 4, l.value2 == 1 ? Mode::Write : Mode::Read); break;
+    // A barrier's arrivals conflict with each other, and a departure with its own round's arrivals only: a word per
+    // round — two rounds apart are never concurrent (an arrival follows its thread's departure from the round
+    // before, which follows all that round's arrivals), so two words alternate. The round is in value2.
+    case EventKind::BarrierArrive: words(l.addr + 4 * (l.value2 & 1), 4, Mode::Write); break;
+    case EventKind::BarrierLeave: words(l.addr + 4 * (l.value2 & 1), 4, Mode::Read); break;
     case EventKind::Lock:
     case EventKind::TryLock:
     case EventKind::Unlock: push({l.addr, ResKind::Mutex}, Mode::Sync); break;
@@ -202,9 +207,9 @@ UEvent* QporExplorer::reusableEnabled(size_t depth, ThreadId t, uint32_t choice,
 const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
     Node& node = stack_[depth];
     std::vector<UEvent*>& en = node.en; // in place: the child reuses it (reusableEnabled)
-    // Before a barrier operation is made an event (or a blocked one a placement).
-    if (const uint8_t use = ex_.syncUse(); use & ~(exec::Executor::kUsesSemaphore | exec::Executor::kUsesRwLock)) {
-        unsupported_ = use & exec::Executor::kSyncInitLate ? kSyncInitLate : kDfsOnlySync;
+    // Before such an object's operation is made an event (or a blocked one a placement).
+    if (const uint8_t use = ex_.syncUse(); use & (exec::Executor::kSyncInitLate | exec::Executor::kBarrierRoundsVary)) {
+        unsupported_ = use & exec::Executor::kSyncInitLate ? kSyncInitLate : kBarrierRoundsVary;
         return en;
     }
     if (node.enKnown && (!node.enSections || node.enSectionsVersion == sectionsVersion_)) {
@@ -295,6 +300,8 @@ std::vector<UEvent*> QporExplorer::pendingCauses(ThreadId t, UEvent* pt) const {
 void QporExplorer::blockedPlacements(ThreadId t) {
     const model::Event& pending = ex_.thread(t).pending;
     if (pending.kind == EventKind::SemWait || pending.kind == EventKind::RwLock) return blockedSyncPlacements(t);
+    // A departure waits for the last arrival of its round: no history within C holds it.
+    if (pending.kind == EventKind::BarrierLeave) return;
     if (ex_.inAtomicSection(t)) {
         if (auto it = sections_->find(pending.loc); it != sections_->end() && !it->second.footprint.empty())
             return sectionPlacementsWithoutEvent(t); // every resource it touches, not only the mutex

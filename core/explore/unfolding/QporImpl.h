@@ -206,13 +206,15 @@ private:
     mutable bool casUnknown_ = false;
     std::optional<std::string> unsupported_;
     static constexpr const char* kTwoJoiners = "two threads join the same thread, and qpor does not order joins";
-    static constexpr const char* kDfsOnlySync = "barriers, which qpor does not model yet";
+    static constexpr const char* kBarrierRoundsVary =
+        "a barrier met by more threads than its size, or by a thread that skipped a round: qpor takes an arrival's "
+        "round from its own thread's arrivals";
     static constexpr const char* kSyncInitLate =
-        "a semaphore or reader-writer lock initialised after the first thread was created: qpor derives its state at "
-        "a history from an initialisation that every history holds";
+        "a semaphore, reader-writer lock or barrier initialised after the first thread was created: qpor derives its "
+        "state at a history from an initialisation that every history holds";
     static constexpr const char* kSyncWritten =
-        "a semaphore or reader-writer lock whose bytes a plain access or an atomic section changed: qpor derives its "
-        "state from its own operations";
+        "a semaphore, reader-writer lock or barrier whose bytes a plain access or an atomic section changed: qpor "
+        "derives its state from its own operations";
     std::unordered_set<uint64_t> finals_; // distinct final states of complete executions
     std::vector<report::Decision> schedule_; // recordMaximal's: the executor decisions of C
 
@@ -407,7 +409,8 @@ private:
     void accessesInto(const model::Event& label, std::vector<Access>& out) const;
     EventSpec specScratch_; // eventFor's description, reused
     bool mutexFreeAfter(const UEvent* node) const;
-    // Semaphores and reader-writer locks (DESIGN.md, "Semaphores and reader-writer locks"): whether the operation
+    // Semaphores, reader-writer locks and barriers (DESIGN.md, "Semaphores, reader-writer locks and barriers"):
+    // whether the operation
     // `like` describes is enabled at the history [preds] ⊆ C, where `spec` (its event there) has its parents; the
     // count of the semaphore (the readers of the lock) at `addr`, resource `res`, at that history — its count at C
     // less what the operations of C outside the history did; both set unsupported_ where another kind of write of C

@@ -1,7 +1,8 @@
-// Semaphores and reader-writer locks in the unfolding (DESIGN.md, "Semaphores and reader-writer locks"): their
-// operations are reads and writes of the object's word (accessesInto), and what a word lacks is here — whether an
-// operation is enabled at a history (a wait where the count is above 0, a lock where it is free enough), derived from
-// the executor's state at C and the operations of C outside that history, and the placements of a blocked one.
+// Semaphores, reader-writer locks and barriers in the unfolding (DESIGN.md, "Semaphores, reader-writer locks and
+// barriers"): their operations are reads and writes of the object's words (accessesInto), and what a word lacks is
+// here — whether an operation is enabled at a history (a wait where the count is above 0, a lock where it is free
+// enough, a departure where its round is complete), derived from the executor's state at C and the operations of C
+// outside that history, and the placements of a blocked one.
 #include <algorithm>
 #include <optional>
 
@@ -14,7 +15,18 @@ using model::EventKind;
 bool QporExplorer::syncEnabledAt(const UEvent& like, const EventSpec& spec, std::span<UEvent* const> preds) {
     const model::Event& l = like.label;
     if (l.kind == EventKind::SemWait) return syncCountAt(spec.accesses[0].res, l.addr, preds) > 0;
-    if (l.kind != EventKind::RwLock) return true; // posts, tries and unlocks are always enabled
+    if (l.kind == EventKind::BarrierLeave) {
+        // A departure reads its round's word; it is enabled once the round is complete: where the last write of the
+        // word in the history is the arrival of that round that made it so (the rounds before it are in the history:
+        // the thread's own arrival followed its departure from the round before).
+        const UEvent* p = spec.accesses[0].parent;
+        if (p && (p->section || p->label.kind != EventKind::BarrierArrive)) {
+            unsupported_ = kSyncWritten;
+            return false;
+        }
+        return p && p->label.value2 == l.value2 && p->label.value >= ex_.syncValue(l.addr); // arrivals ≥ its size
+    }
+    if (l.kind != EventKind::RwLock) return true; // posts, tries, unlocks and arrivals are always enabled
     // Whether a writer holds the lock after the write-mode operation p (its parent: the last one in the history);
     // a try that failed left it as it was.
     UEvent* p = spec.accesses[0].parent;

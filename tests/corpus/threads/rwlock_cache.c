@@ -3,8 +3,8 @@
  *
  * Read locks commute with each other (a read acquisition waits only for a writer); a write lock conflicts with every
  * operation on the lock, and its release orders the writer's updates before the readers that lock after it (a
- * reader's release orders its reads before a later writer). dfs and qpor explore reader-writer locks
- * (core/explore/unfolding/DESIGN.md, "Semaphores and reader-writer locks"); vhb hands such a program over.
+ * reader's release orders its reads before a later writer). dfs and qpor explore reader-writer locks (qpor's
+ * DESIGN.md, "Semaphores, reader-writer locks and barriers"); vhb hands such a program over.
  * traces (derived): each reader's critical section comes before or after the writer's; the readers' sections
  * commute: 2 × 2 = 4; final_states=1.
  *
