@@ -299,7 +299,8 @@ std::vector<UEvent*> QporExplorer::pendingCauses(ThreadId t, UEvent* pt) const {
 
 void QporExplorer::blockedPlacements(ThreadId t) {
     const model::Event& pending = ex_.thread(t).pending;
-    if (pending.kind == EventKind::SemWait || pending.kind == EventKind::RwLock) return blockedSyncPlacements(t);
+    if (pending.kind == EventKind::SemWait || pending.kind == EventKind::RwLock)
+        return blockedSyncPlacements(t, pending);
     // A departure waits for the last arrival of its round: no history within C holds it.
     if (pending.kind == EventKind::BarrierLeave) return;
     if (ex_.inAtomicSection(t)) {

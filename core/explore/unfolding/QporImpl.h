@@ -260,13 +260,16 @@ private:
     void maybeSnapshot();
 
     // blockedPlacements' walk of the mutex tree, per blocked thread: the history it was made for and the tree
-    // maximum it started from.
+    // maximum it started from. (For a semaphore, lock or barrier word — blockedSyncPlacements — also the word's reads
+    // in C, which its placements choose from and count.)
     struct BlockedWalk {
         bool valid = false;
         UEvent* pt = nullptr;
         std::vector<UEvent*> causes;
         uint64_t mutex = 0;
         UEvent* top = nullptr;
+        Resource word;               // blockedSyncPlacements: the object's word (its resource: a segment, perhaps)
+        std::vector<UEvent*> reads;  // ... and its reads in C
     };
     std::vector<BlockedWalk> blockedWalks_;
     // Atomic sections: bumped whenever a site learns something (observeSite), which changes the events made for it
@@ -417,7 +420,7 @@ private:
     // changed its word. And a thread's wait or lock at C, blocked there, placed earlier.
     bool syncEnabledAt(const UEvent& like, const EventSpec& spec, std::span<UEvent* const> preds);
     int64_t syncCountAt(const Resource& res, uint64_t addr, std::span<UEvent* const> preds);
-    void blockedSyncPlacements(ThreadId t);
+    void blockedSyncPlacements(ThreadId t, const model::Event& pending);
     // A compare-exchange outside an atomic section (one word, or two: 8 bytes): its accesses are reads where its
     // history makes it fail (it reads a value other than the one it expects) and writes otherwise (DESIGN.md,
     // "Compare-exchange").

@@ -89,20 +89,34 @@ int64_t QporExplorer::syncCountAt(const Resource& res, uint64_t addr, std::span<
 // of C — the counterpart of a blocked mutex acquire. It is the walk of an executed operation (earlierPlacements) from
 // the description of this one at C, whose own place, like every place where it is not enabled, makeEvent finds no
 // event at.
-void QporExplorer::blockedSyncPlacements(ThreadId t) {
+void QporExplorer::blockedSyncPlacements(ThreadId t, const model::Event& pending) {
     if (ex_.inAtomicSection(t)) { // its runs would change the state: not modelled
         unsupported_ = kSyncWritten;
         return;
     }
+    // The placements depend on the thread's history, the word's writes (a chain ending at its maximum) and its reads
+    // in C — the count at C follows from those — and stay in U until a pruning drops events (which clears this): a
+    // thread blocked while others run on is walked again only when one of those changed.
+    UEvent* pt = F_.threadMax(t);
+    std::vector<UEvent*> causes = pendingCauses(t, pt);
+    if (blockedWalks_.size() <= t) blockedWalks_.resize(t + 1);
+    BlockedWalk& w = blockedWalks_[t];
+    if (w.valid && w.pt == pt && w.causes == causes && w.mutex == pending.addr && w.word.key &&
+        w.top == F_.treeMax(w.word) && w.reads == F_.readsOf(w.word))
+        return;
     UEvent like;
     like.thread = t;
-    like.label = ex_.thread(t).pending;
+    like.label = pending;
     like.label.tid = t;
-    like.pt = F_.threadMax(t);
-    like.causes = pendingCauses(t, like.pt);
+    like.pt = pt;
+    like.causes = std::move(causes);
     like.baseCauses = uint32_t(like.causes.size());
     like.accesses = accessesFor(like.label);
-    for (Access& a : like.accesses) a.parent = F_.treeMax(a.res);
+    if (like.accesses.size() != 1) return; // (an object's operation is one access of its word)
+    Access& a = like.accesses[0];
+    a.parent = F_.treeMax(a.res);
+    w.valid = true, w.pt = pt, w.causes = like.causes, w.mutex = pending.addr, w.top = a.parent, w.word = a.res;
+    w.reads = F_.readsOf(a.res);
     earlierPlacements(&like);
 }
 
