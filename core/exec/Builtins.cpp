@@ -374,12 +374,15 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     }
     case Builtin::SemWait:
     case Builtin::SemTryWait:
-    case Builtin::SemPost: {
+    case Builtin::SemPost:
+    case Builtin::SemGetValue: {
         if (!objectBytes(A(0), 4)) return false;
         syncUse_ |= kUsesSemaphore;
         Event ev;
-        ev.kind = b == Builtin::SemWait ? EventKind::SemWait : b == Builtin::SemTryWait ? EventKind::SemTryWait
-                                                                                          : EventKind::SemPost;
+        ev.kind = b == Builtin::SemWait      ? EventKind::SemWait
+                  : b == Builtin::SemTryWait ? EventKind::SemTryWait
+                  : b == Builtin::SemPost    ? EventKind::SemPost
+                                             : EventKind::SemGetValue;
         ev.addr = A(0);
         return pending(ev);
     }
@@ -753,6 +756,15 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         syncWord(A(0), count);
         if (count == 0x7FFFFFFFu) return finish(uint64_t(-1)); // SEM_VALUE_MAX: EOVERFLOW
         setSyncWord(A(0), count + 1);
+        return finish(0);
+    }
+    case Builtin::SemGetValue: { // the count into *sval, as part of the event (as pthread_create's handle)
+        uint32_t count = 0;
+        syncWord(A(0), count);
+        ev.value = count;
+        uint8_t* bytes = range(A(1), 4, true);
+        if (!bytes) return;
+        std::memcpy(bytes, &count, 4);
         return finish(0);
     }
     case Builtin::CondSignal:

@@ -152,11 +152,11 @@ public:
     // threads cut at a spin loop into `spinCuts` when given.
     bool onlyWaitersOrSpinners(uint32_t* spinCuts = nullptr) const;
     // The kinds of event a spin loop's iteration that changes nothing consists of: reads and attempts that may fail
-    // (an exchange or compare-exchange, a trylock, a sem_trywait), and fences.
+    // (an exchange or compare-exchange, a trylock, a sem_trywait, a sem_getvalue), and fences.
     static bool onlyReadsOrTries(model::EventKind k) {
         using model::EventKind;
         return k == EventKind::Read || k == EventKind::Rmw || k == EventKind::TryLock ||
-               k == EventKind::SemTryWait || k == EventKind::Fence;
+               k == EventKind::SemTryWait || k == EventKind::SemGetValue || k == EventKind::Fence;
     }
     static constexpr uint32_t kSpinRerunEvents = 10000;
     // The thread in an SV-COMP atomic section that has started executing it, or kNoThread: while there is one,

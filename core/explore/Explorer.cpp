@@ -77,7 +77,8 @@ bool ErrorCollector::add(const ErrorKey& key, report::ErrorReport base, const ex
 
 std::string spinDescription(const exec::Executor& ex, const model::Event& last) {
     std::string out = "spins forever at line " + std::to_string(ex.program().sourceLocation(last.loc).line);
-    const bool attempt = last.kind == model::EventKind::TryLock || last.kind == model::EventKind::SemTryWait;
+    const bool attempt = last.kind == model::EventKind::TryLock || last.kind == model::EventKind::SemTryWait ||
+                         last.kind == model::EventKind::SemGetValue;
     if (last.isMemory() || attempt) out += " on `" + ex.describeAddress(last.addr) + "`";
     return out + ": another iteration would change nothing";
 }

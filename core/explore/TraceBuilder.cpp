@@ -63,6 +63,8 @@ void describeEventInto(std::string& out, const exec::Executor& ex, const Event& 
     case EventKind::SemWait: out.append("sem_wait ").append(v); return;
     case EventKind::SemTryWait: out.append("sem_trywait ").append(v).append(e.value ? " (took)" : " (count 0)"); return;
     case EventKind::SemPost: out.append("sem_post ").append(v); return;
+    case EventKind::SemGetValue: out.append("sem_getvalue ").append(v).append(" = "), appendInt(out, int64_t(e.value));
+        return;
     case EventKind::BarrierArrive: out.append("arrive at ").append(v).append(" ("), appendInt(out, int64_t(e.value));
         out.append(")");
         return;
@@ -175,6 +177,7 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         if (e.kind == EventKind::ThreadJoin) s.detail = "joins thread " + std::to_string(e.value);
         if (e.kind == EventKind::TryLock) s.detail = e.value ? "acquired" : "busy";
         if (e.kind == EventKind::SemTryWait) s.detail = e.value ? "took a unit" : "count was 0";
+        if (e.kind == EventKind::SemGetValue) s.detail = "count " + std::to_string(e.value);
         if (e.kind == EventKind::BarrierArrive) s.detail = "arrival " + std::to_string(e.value) + " of its round";
         if (e.kind == EventKind::BarrierLeave && e.value) s.detail = "the serial thread";
         if (e.isRwLockOp()) s.detail = e.value2 ? "for writing" : "for reading";

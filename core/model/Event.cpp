@@ -42,7 +42,8 @@ bool dependent(const Event& a, const Event& b) {
     }
     if (a.isMemory() || b.isMemory()) return false;
     // Operations on one semaphore: a wait or trywait may disable or fail another, a post enables one; two posts
-    // only add, and commute.
+    // only add, and commute. sem_getvalue reads what every other operation changes — and two of them are taken as
+    // dependent too (qpor's semaphore word then needs no third kind of access besides reads and writes).
     if (a.isSemaphoreOp() || b.isSemaphoreOp())
         return a.isSemaphoreOp() && b.isSemaphoreOp() && a.addr == b.addr &&
                !(a.kind == EventKind::SemPost && b.kind == EventKind::SemPost);

@@ -75,7 +75,8 @@ struct Event {
                kind == EventKind::CondWait;
     }
     bool isSemaphoreOp() const {
-        return kind == EventKind::SemWait || kind == EventKind::SemTryWait || kind == EventKind::SemPost;
+        return kind == EventKind::SemWait || kind == EventKind::SemTryWait || kind == EventKind::SemPost ||
+               kind == EventKind::SemGetValue;
     }
     bool isBarrierOp() const { return kind == EventKind::BarrierArrive || kind == EventKind::BarrierLeave; }
     bool isRwLockOp() const {

@@ -76,7 +76,8 @@ struct GeneratorFlags {
     // steps, not events (Builtins.cpp): every explorer sees only the outermost lock and the last unlock.
     bool mutexTypes = false;
     // ... and POSIX semaphores s0 and s1 (counts 0 to 2, set by main before it creates the workers): waits (a deadlock
-    // when no post comes), posts, sem_trywait with its outcome kept, and s0 taken and given back around an access.
+    // when no post comes), posts, sem_trywait with its outcome kept, sem_getvalue, and s0 taken and given back around
+    // an access.
     bool semaphores = false;
     // ... and a reader-writer lock l0: read sections that read a shared int, write sections that write one, tries in
     // both modes (the section taken only when they succeed), and a read lock kept to the thread's end (a writer then
@@ -288,7 +289,16 @@ struct Generator {
         }
         case 46: emit("  sem_wait(&s" + std::to_string(pick(2)) + ");"); break;
         case 47: emit("  sem_post(&s" + std::to_string(pick(2)) + ");"); break;
-        case 48: emit("  " + local() + " = sem_trywait(&s" + std::to_string(pick(2)) + ") == 0;"); break;
+        case 48: { // a try, or the count read (sem_getvalue)
+            const std::string sem = "&s" + std::to_string(pick(2));
+            if (pick(2)) {
+                emit("  " + local() + " = sem_trywait(" + sem + ") == 0;");
+            } else {
+                const std::string r = "r" + std::to_string(locals++);
+                emit("  int " + r + "; sem_getvalue(" + sem + ", &" + r + ");");
+            }
+            break;
+        }
         case 49: { // s0 as a lock (not one when its count is 0 or 2: a deadlock, or two threads inside)
             const std::string x = var();
             emit("  sem_wait(&s0); " + x + " = " + x + " + 1; sem_post(&s0);");

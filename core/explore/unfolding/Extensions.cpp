@@ -95,11 +95,12 @@ void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out)
         break;
     // A semaphore's and a reader-writer lock's operations are accesses of the word of its count (its readers), as
     // model::dependent has them (DESIGN.md, "Semaphores, reader-writer locks and barriers"): two posts commute, as
-    // two reads do, and a wait or a try conflicts with every operation, as a write does; a lock's operations in read
-    // mode are reads, in write mode (value2) writes.
+    // two reads do, and a wait, a try or a sem_getvalue conflicts with every operation, as a write does; a lock's
+    // operations in read mode are reads, in write mode (value2) writes.
     case EventKind::SemPost: words(l.addr, 4, Mode::Read); break;
     case EventKind::SemWait:
-    case EventKind::SemTryWait: words(l.addr, 4, Mode::Write); break;
+    case EventKind::SemTryWait:
+    case EventKind::SemGetValue: words(l.addr, 4, Mode::Write); break;
     case EventKind::RwLock:
     case EventKind::RwTryLock:
     case EventKind::RwUnlock: words(l.addr, 4, l.value2 == 1 ? Mode::Write : Mode::Read); break;

@@ -57,6 +57,7 @@ int64_t QporExplorer::syncCountAt(const Resource& res, uint64_t addr, std::span<
         case EventKind::SemWait: return -1;
         case EventKind::SemTryWait: return -int64_t(l.value); // 1 when it took a unit
         case EventKind::SemPost: return 1;
+        case EventKind::SemGetValue: return 0;
         case EventKind::RwLock: return l.value2 == 1 ? 0 : 1;
         case EventKind::RwTryLock: return l.value2 == 1 ? 0 : int64_t(l.value); // 1 when it took the lock
         case EventKind::RwUnlock: return l.value2 == 1 ? 0 : -1;

@@ -270,6 +270,7 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     case EventKind::SemWait:
     case EventKind::SemTryWait:
     case EventKind::SemPost:
+    case EventKind::SemGetValue:
     case EventKind::BarrierArrive:
     case EventKind::BarrierLeave:
     case EventKind::RwLock:
