@@ -231,3 +231,8 @@ TEST(Differential, QporModesAgreeWithDfsWithBarriers) {
 
 // ... and with barriers as the only extra statements.
 TEST(Differential, QporModesAgreeWithDfsWithBarriersAlone) { qporAgreesWithDfs({.barriers = true}, 200); }
+
+// All the synchronisation objects together, with condition variables.
+TEST(Differential, QporModesAgreeWithDfsWithEverySynchronisationObject) {
+    qporAgreesWithDfs({.condVars = true, .semaphores = true, .rwlocks = true, .barriers = true}, 150);
+}
