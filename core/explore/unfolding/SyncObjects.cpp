@@ -26,7 +26,7 @@ bool QporExplorer::syncEnabledAt(const UEvent& like, const EventSpec& spec, std:
         }
         return p && p->label.value2 == l.value2 && p->label.value >= ex_.syncValue(l.addr); // arrivals ≥ its size
     }
-    if (l.kind != EventKind::RwLock) return true; // posts, tries, unlocks and arrivals are always enabled
+    if (l.kind != EventKind::RwLock) return true; // posts, tries, sem_getvalue, unlocks, arrivals: always enabled
     // Whether a writer holds the lock after the write-mode operation p (its parent: the last one in the history);
     // a try that failed left it as it was.
     UEvent* p = spec.accesses[0].parent;
