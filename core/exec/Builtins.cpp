@@ -162,6 +162,16 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         std::memcpy(bytes, &kind, 4);
         return done(0);
     }
+    case Builtin::MutexAttrGetType: { // a thread's own attribute, as settype writes it (its bytes, not an event)
+        const uint8_t* attr = objectBytes(A(0), 4);
+        if (!attr) return false;
+        uint32_t kind;
+        std::memcpy(&kind, attr, 4);
+        uint8_t* out = objectBytes(A(1), 4);
+        if (!out) return false;
+        std::memcpy(out, &kind, 4);
+        return done(0);
+    }
     case Builtin::AssertFail: {
         std::string expr = readCString(A(0));
         fail(t, report::ErrorKind::Assertion, "assertion `" + expr + "` failed");

@@ -49,6 +49,30 @@ TEST(ExecThreads, SelfAndEqual) {
 
 // Mutexes of every storage kind protect a counter: no race, no assertion failure. One program per kind
 // (-DKIND=k) keeps the unreduced dfs small.
+// A mutex attribute's type, as settype writes it and gettype reads it back (glibc's values: 0 normal, 1 recursive,
+// 2 error-checking).
+TEST(ExecThreads, MutexAttributeTypeReadsBack) {
+    const char* src = R"(
+        #define _GNU_SOURCE
+        #include <pthread.h>
+        #include <stdio.h>
+        int main() {
+            pthread_mutexattr_t a;
+            int fresh = -1, recursive = -1, checking = -1;
+            pthread_mutexattr_init(&a);
+            pthread_mutexattr_gettype(&a, &fresh);
+            pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+            pthread_mutexattr_gettype(&a, &recursive);
+            pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK);
+            pthread_mutexattr_gettype(&a, &checking);
+            printf("%d %d %d\n", fresh, recursive, checking);
+            return 0;
+        })";
+    auto r = checkSource(src);
+    EXPECT_EQ(r.verdict, Verdict::Safe) << (r.errors.empty() ? "" : r.errors[0].message);
+    EXPECT_EQ(output(r), "0 1 2\n");
+}
+
 TEST(ExecThreads, MutexesOfEveryKind) {
     const char* src = R"(
         #include <pthread.h>
