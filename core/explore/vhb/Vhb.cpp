@@ -464,7 +464,7 @@ void VhbExplorer::maximal(const Node& node, ExecStatus status, uint64_t classes)
     // A join is no event of a class: two joins of one thread are never ordered, yet the second fails when the first
     // already returned (Executor::twoJoiners; dfs explores both orders, check() falls back to it).
     if (ex_->twoJoiners()) setLimit("two threads that join the same thread");
-    if (ex_->syncUse()) setLimit(kDfsOnlySyncLimit); // (a thread that only waited on one made no event)
+    if (ex_->syncUse()) setLimit(kSyncObjectsLimit); // (a thread that only waited on one made no event)
     if (runs_.count(*ex_, st)) stop_ = true;
     // Classes: complete executions, errors and deadlocks (what dfs counts as Mazurkiewicz traces) — not a section
     // that blocks (the execution is infeasible, as a failed assume: the executor keeps the section's thread alone).

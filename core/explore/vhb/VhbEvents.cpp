@@ -275,7 +275,7 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     case EventKind::BarrierLeave:
     case EventKind::RwLock:
     case EventKind::RwTryLock:
-    case EventKind::RwUnlock: setLimit(kDfsOnlySyncLimit); return std::nullopt;
+    case EventKind::RwUnlock: setLimit(kSyncObjectsLimit); return std::nullopt;
     }
     return std::nullopt;
 }
