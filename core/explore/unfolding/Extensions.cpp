@@ -298,6 +298,17 @@ std::vector<UEvent*> QporExplorer::pendingCauses(ThreadId t, UEvent* pt) const {
     return causes;
 }
 
+void QporExplorer::describePending(ThreadId t, const model::Event& pending, UEvent* pt, std::vector<UEvent*> causes,
+                                   UEvent& like) const {
+    like.thread = t;
+    like.label = pending;
+    like.label.tid = t;
+    like.pt = pt;
+    like.causes = std::move(causes);
+    like.baseCauses = uint32_t(like.causes.size());
+    accessesInto(pending, like.accesses);
+}
+
 void QporExplorer::blockedPlacements(ThreadId t) {
     const model::Event& pending = ex_.thread(t).pending;
     if (pending.kind == EventKind::SemWait || pending.kind == EventKind::RwLock)
@@ -325,15 +336,9 @@ void QporExplorer::blockedPlacements(ThreadId t) {
         if (wa && ta && isAncestorOrSelf(&wa->node, &ta->node, es_.step())) stopAt = w.top;
     }
     w = {true, pt, causes, res.addr(), top};
-    // The event the acquire would be if the mutex were free now: a description only, never registered.
+    // The event the acquire would be if the mutex were free now.
     UEvent like;
-    like.thread = t;
-    like.label = pending;
-    like.label.tid = t;
-    like.pt = pt;
-    like.causes = std::move(causes);
-    like.baseCauses = uint32_t(like.causes.size());
-    like.accesses = accessesFor(pending);
+    describePending(t, pending, pt, std::move(causes), like);
     // An acquire that starts an atomic section is the section's event (its footprint, its runs there): placed by
     // replay, once the site's footprint is known (Sections.cpp).
     like.section = ex_.inAtomicSection(t);

@@ -421,6 +421,10 @@ private:
     bool syncEnabledAt(const UEvent& like, const EventSpec& spec, std::span<UEvent* const> preds);
     int64_t syncCountAt(const Resource& res, uint64_t addr, std::span<UEvent* const> preds);
     void blockedSyncPlacements(ThreadId t, const model::Event& pending);
+    // The event thread t's pending operation would be after pt and `causes` (a blocked one's): a description for the
+    // placement walks, never registered. Its accesses have no parents yet.
+    void describePending(ThreadId t, const model::Event& pending, UEvent* pt, std::vector<UEvent*> causes,
+                         UEvent& like) const;
     // A compare-exchange outside an atomic section (one word, or two: 8 bytes): its accesses are reads where its
     // history makes it fail (it reads a value other than the one it expects) and writes otherwise (DESIGN.md,
     // "Compare-exchange").

@@ -106,13 +106,7 @@ void QporExplorer::blockedSyncPlacements(ThreadId t, const model::Event& pending
         w.top == F_.treeMax(w.word) && w.reads == F_.readsOf(w.word))
         return;
     UEvent like;
-    like.thread = t;
-    like.label = pending;
-    like.label.tid = t;
-    like.pt = pt;
-    like.causes = std::move(causes);
-    like.baseCauses = uint32_t(like.causes.size());
-    like.accesses = accessesFor(like.label);
+    describePending(t, pending, pt, std::move(causes), like);
     if (like.accesses.size() != 1) return; // (an object's operation is one access of its word)
     Access& a = like.accesses[0];
     a.parent = F_.treeMax(a.res);
