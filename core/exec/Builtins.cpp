@@ -323,6 +323,34 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         ev.addr = A(0);
         return pending(ev);
     }
+    case Builtin::Once: {
+        // pthread_once(o, init), call_once(o, init): a lock on o (a mutex of its own at that address), under which
+        // the first caller runs init and marks o done; a later caller finds it done and unlocks, after init has
+        // finished — as glibc, where it waits for the running init. Two events per call, a mutex's, so every
+        // explorer orders the calls as it orders critical sections. The flag (o's word: 0 new, 1 done) is read and
+        // written only under that lock: no event is needed for it (ExecutorImpl.h, Thread::onceInits).
+        if (!th.onceInits.empty() && th.onceInits.back() == std::pair{A(0), uint32_t(th.frames.size())}) {
+            th.onceInits.pop_back(); // init returned (Frame::reenter): o is done; release it
+            setSyncWord(A(0), 1);
+            Event ev;
+            ev.kind = EventKind::Unlock;
+            ev.addr = A(0);
+            return pending(ev);
+        }
+        if (!objectBytes(A(0), 4)) return false;
+        const uint64_t fptr = A(1);
+        const uint32_t f =
+            program::pointerOffset(fptr) == 0 ? program_.functionOfObject(program::pointerObject(fptr)) : ~0u;
+        if (f == ~0u || !program_.functions[f].defined) {
+            fail(t, report::ErrorKind::PthreadMisuse, "pthread_once with an invalid init routine");
+            return false;
+        }
+        syncUse_ |= kUsesOnce;
+        Event ev;
+        ev.kind = EventKind::Lock;
+        ev.addr = A(0);
+        return pending(ev);
+    }
     case Builtin::SemInit: { // sem_init(s, pshared, value): process-shared or not, one process here
         if (!objectBytes(A(0), 4)) return false;
         if (numThreads() > 1) syncUse_ |= kSyncInitLate;
@@ -653,6 +681,28 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         }
         it->second.owner = model::kNoThread;
         return finish(0);
+    }
+    case Builtin::Once: {
+        if (ev.kind == EventKind::Unlock) {
+            mutexes_[A(0)].owner = model::kNoThread;
+            return finish(0);
+        }
+        mutexes_[A(0)].owner = t; // the lock (callBuiltin checked o and init)
+        uint32_t state = 0;
+        syncWord(A(0), state);
+        ev.value = state == 0; // this call runs init
+        if (state != 0) { // done: release o at once
+            Event un;
+            un.kind = EventKind::Unlock;
+            un.addr = A(0);
+            setPending(t, un);
+            return;
+        }
+        const uint32_t f = program_.functionOfObject(program::pointerObject(A(1)));
+        th.onceInits.push_back({A(0), uint32_t(th.frames.size())});
+        if (pushFrame(t, f, nullptr, 0, program::kNoReg, 0, program_.functions[f].atomicSection))
+            th.frames.back().reenter = true; // the thread runs init now (step); its return runs the call again
+        return;
     }
     case Builtin::CondWait: {
         if (th.phase == 0) {

@@ -571,9 +571,14 @@ std::string Executor::describeBlocked(ThreadId t) const {
                    std::to_string(size) + " arrived)";
         }
         auto it = mutexes_.find(v.waitObject);
-        std::string owner = it != mutexes_.end() && it->second.owner != model::kNoThread
-                                ? " held by thread " + std::to_string(it->second.owner) : "";
-        return "waits for mutex `" + memory_.describe(v.waitObject) + "`" + owner;
+        const bool held = it != mutexes_.end() && it->second.owner != model::kNoThread;
+        const Frame& fr = threads_[t]->frames.back();
+        if (const program::Instr& in = program_.functions[fr.func].code[fr.pc];
+            in.op == program::Op::CallBuiltin && program::Builtin(in.aux) == program::Builtin::Once)
+            return "waits in pthread_once on `" + memory_.describe(v.waitObject) + "`" +
+                   (held ? " for the init routine thread " + std::to_string(it->second.owner) + " is running" : "");
+        return "waits for mutex `" + memory_.describe(v.waitObject) + "`" +
+               (held ? " held by thread " + std::to_string(it->second.owner) : "");
     }
     case ThreadState::BlockedJoin: return "waits to join thread " + std::to_string(v.waitObject);
     case ThreadState::BlockedCond:

@@ -192,6 +192,9 @@ public:
         // A thread arrived at a barrier in a round other than its own count of arrivals there (more threads meet it
         // than its size, or a thread joined late): qpor takes an arrival's round from its thread's history.
         kBarrierRoundsVary = 16,
+        // pthread_once or call_once: a mutex's lock and unlock on the once object, with the flag in its word
+        // read and written by the thread that holds it — bytes no event accesses (Builtins.cpp, Builtin::Once).
+        kUsesOnce = 32,
     };
     uint8_t syncUse() const { return syncUse_; }
     // The 32-bit word at `at` as a semaphore or barrier keeps it (syncWord); 0 where the bytes are not accessible.

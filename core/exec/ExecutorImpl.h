@@ -13,6 +13,9 @@ struct Executor::Frame {
     program::Reg retDst = program::kNoReg;
     uint16_t retSlots = 0;
     bool atomic = false;          // an SV-COMP atomic function's frame
+    // Its return leaves the caller's pc where it is, so that the caller's instruction runs again: pthread_once's
+    // init routine, after which the call releases the once object (Builtins.cpp, Builtin::Once).
+    bool reenter = false;
     uint32_t loopBase = 0;        // index of this frame's first loop counter in Thread::loopCounters
     uint32_t stackObjectBase = 0; // index of this frame's first object in Thread::stackObjects
 };
@@ -43,6 +46,10 @@ struct Executor::Thread {
     bool barrierSerial = false; // pthread_barrier_wait: this thread's arrival completed its round
     uint32_t barrierRound = 0;  // ... the round it arrived in (its departure waits for the next)
     std::vector<std::pair<uint64_t, uint32_t>> barrierArrivals; // barrier → this thread's arrivals at it so far
+    // The once objects whose init routine this thread is running, innermost last, each with the depth of the frame
+    // that called pthread_once: the call runs again when the routine returns (Frame::reenter), and this tells that
+    // run from a new call on the same object inside the routine (a deadlock, as in glibc).
+    std::vector<std::pair<uint64_t, uint32_t>> onceInits;
     uint32_t arrivalsAt(uint64_t barrier) const {
         for (const auto& [b, n] : barrierArrivals)
             if (b == barrier) return n;

@@ -128,7 +128,7 @@ void Executor::popFrame(ThreadId t, const uint64_t* ret, uint32_t slots) {
         uint64_t* R = th.regs.data() + th.frames.back().regBase;
         if (f.retDst != program::kNoReg)
             for (uint32_t k = 0; k < slots && k < f.retSlots; ++k) R[f.retDst + k] = ret[k];
-        th.frames.back().pc++;
+        if (!f.reenter) th.frames.back().pc++;
     }
 }
 

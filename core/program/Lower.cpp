@@ -230,6 +230,7 @@ std::optional<Builtin> builtinFor(const std::string& name, const llvm::Function&
         m["cnd_signal"] = Builtin::CondSignal;
         m["cnd_broadcast"] = Builtin::CondBroadcast;
         m["cnd_destroy"] = Builtin::CondDestroy;
+        m["call_once"] = Builtin::Once; // (void: no result to write)
         // POSIX spin locks: a mutex whose waiters spin instead of sleeping — the same interleavings and outcomes
         // (a spin that can never take the lock is reported as the deadlock it is). pthread_spin_init's second
         // argument is `pshared`, not an attribute: init and destroy have nothing to do.

@@ -157,7 +157,7 @@ public:
         // A program qpor hands over to dfs (its line says so: verdict=bounded) is no comparison: two threads joining
         // one thread stop both explorers (Executor::twoJoiners), and so does a semaphore, reader-writer lock or
         // barrier that qpor does not model (initialised late, a barrier met by more threads than its size:
-        // Executor::syncUse). vhb models none of the three: only there may vhb stop.
+        // Executor::syncUse). vhb models none of the three, nor pthread_once: only there may vhb stop.
         if (q->explorerLimit) {
             EXPECT_TRUE(q->explorerLimit->find("join the same thread") != std::string::npos ||
                         q->explorerLimit->find("semaphore") != std::string::npos ||

@@ -232,6 +232,13 @@ TEST(Differential, QporModesAgreeWithDfsWithBarriers) {
 // ... and with barriers as the only extra statements.
 TEST(Differential, QporModesAgreeWithDfsWithBarriersAlone) { qporAgreesWithDfs({.barriers = true}, 200); }
 
+// pthread_once (GeneratorFlags::once): a lock on the once object around the first caller's init, whose flag no
+// event holds — beside mutexes and condition variables.
+TEST(Differential, QporModesAgreeWithDfsWithOnce) { qporAgreesWithDfs({.condVars = true, .once = true}, 150); }
+
+// ... and with pthread_once as the only extra statements.
+TEST(Differential, QporModesAgreeWithDfsWithOnceAlone) { qporAgreesWithDfs({.once = true}, 150); }
+
 // All the synchronisation objects together, with condition variables.
 TEST(Differential, QporModesAgreeWithDfsWithEverySynchronisationObject) {
     qporAgreesWithDfs({.condVars = true, .semaphores = true, .rwlocks = true, .barriers = true}, 150);

@@ -87,6 +87,9 @@ struct GeneratorFlags {
     // statements, and extra waits, with the serial thread's write after one, make some workers meet it more often
     // (the others then wait for good: deadlocks).
     bool barriers = false;
+    // ... and pthread_once on o0 and o1: init0 increments x0 (under m0's critical section when there is one, a lock
+    // taken inside init), init1 bumps a0 and calls pthread_once on o0 (a nested once); callers read x0 afterwards.
+    bool once = false;
 };
 
 struct Generator {
@@ -115,7 +118,7 @@ struct Generator {
                     (flags.cas ? 4 : 0) + (flags.wideCas ? 3 : 0) + (flags.exits ? 1 : 0) +
                     (flags.casInSections ? 1 : 0) + (flags.casPartial ? 2 : 0) + (flags.threadApi ? 4 : 0) +
                     (flags.spinAttempts ? 3 : 0) + (flags.semaphores ? 4 : 0) + (flags.rwlocks ? 5 : 0) +
-                    (flags.barriers ? 2 : 0);
+                    (flags.barriers ? 2 : 0) + (flags.once ? 2 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
@@ -131,6 +134,7 @@ struct Generator {
         if (!flags.spinAttempts && k >= 43) k += 3;
         if (!flags.semaphores && k >= 46) k += 4;
         if (!flags.rwlocks && k >= 50) k += 5;
+        if (!flags.barriers && k >= 55) k += 2;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
         if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word access of the heap pair
@@ -323,6 +327,8 @@ struct Generator {
         case 56:
             emit("  if (pthread_barrier_wait(&b0) == PTHREAD_BARRIER_SERIAL_THREAD) " + var() + " = " + v() + ";");
             break;
+        case 57: emit("  pthread_once(&o" + std::to_string(pick(2)) + ", init" + std::to_string(pick(2)) + ");"); break;
+        case 58: emit("  pthread_once(&o0, init0); " + local() + " = x0;"); break;
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
         case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
         case 2: // waits for a signal and takes the flag (a deadlock when nobody sets it)
@@ -478,6 +484,13 @@ struct Generator {
         if (flags.semaphores) emit("sem_t s0, s1;");
         if (flags.rwlocks) emit("pthread_rwlock_t l0 = PTHREAD_RWLOCK_INITIALIZER;");
         if (flags.barriers) emit("pthread_barrier_t b0;");
+        if (flags.once) {
+            // (Two calls on one object with different routines are allowed: the first one's runs.)
+            emit("pthread_once_t o0 = PTHREAD_ONCE_INIT, o1 = PTHREAD_ONCE_INIT;");
+            emit(mutexes ? "void init0(void) { pthread_mutex_lock(&m0); x0 = x0 + 1; pthread_mutex_unlock(&m0); }"
+                         : "void init0(void) { x0 = x0 + 1; }");
+            emit("void init1(void) { atomic_fetch_add(&a0, 1); pthread_once(&o0, init0); }");
+        }
         if (flags.threadApi) {
             emit("pthread_mutex_t tm = PTHREAD_MUTEX_INITIALIZER;");
             emit("void *c0(void *arg) {");

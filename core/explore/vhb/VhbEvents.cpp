@@ -234,6 +234,11 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
         return s;
     // A mutex is a location: lock = read 0 and write 1 with nothing in between, unlock = write 0 (DESIGN.md).
     case EventKind::Lock:
+        // pthread_once's lock: what follows it depends on the once flag, bytes no event of a class holds.
+        if (ex_->syncUse() & exec::Executor::kUsesOnce) {
+            setLimit(kSyncObjectsLimit);
+            return std::nullopt;
+        }
         s = {Op::Rmw, key(kMutex, e.addr, 0), 0, 1};
         return s;
     case EventKind::TryLock:

@@ -193,7 +193,7 @@ private:
     // once true, the visit stops where it is and run() records the bound (RunClock::afterExecution).
     bool outOfTime_ = false;
     bool outOfTime() { return outOfTime_ || (outOfTime_ = clock_.shouldStop()); }
-    static constexpr const char* kSyncObjectsLimit = "POSIX semaphores, barriers or reader-writer locks";
+    static constexpr const char* kSyncObjectsLimit = "POSIX semaphores, barriers, reader-writer locks or pthread_once";
     void setLimit(std::string why) {
         if (!limit_) limit_ = std::move(why);
     }
