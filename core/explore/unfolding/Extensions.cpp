@@ -335,7 +335,7 @@ void QporExplorer::blockedPlacements(ThreadId t) {
         const Access* ta = top ? top->access(res) : nullptr;
         if (wa && ta && isAncestorOrSelf(&wa->node, &ta->node, es_.step())) stopAt = w.top;
     }
-    w = {true, pt, causes, res.addr(), top};
+    w = {true, pt, causes, res.addr(), top, {}, {}};
     // The event the acquire would be if the mutex were free now.
     UEvent like;
     describePending(t, pending, pt, std::move(causes), like);
