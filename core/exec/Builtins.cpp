@@ -14,7 +14,16 @@ using program::Builtin;
 using program::Instr;
 
 namespace {
-constexpr uint64_t kEBUSY = 16, kEINVAL = 22, kESRCH = 3, kEPERM = 1, kEDEADLK = 35;
+constexpr uint64_t kEBUSY = 16, kEINVAL = 22, kESRCH = 3, kEPERM = 1, kEDEADLK = 35, kETIMEDOUT = 110;
+constexpr uint64_t kThrdBusy = 1, kThrdTimedOut = 4; // C11's thrd_busy and thrd_timedout
+
+// What a try that found its object taken answers: EBUSY, or for a timed acquire (program::kTimedCall) ETIMEDOUT —
+// C11's thrd_busy and thrd_timedout for mtx_trylock and mtx_timedlock.
+uint64_t takenAnswer(const program::Instr& in) {
+    const bool timed = in.imm & program::kTimedCall;
+    if (in.imm & program::kC11Call) return timed ? kThrdTimedOut : kThrdBusy;
+    return timed ? kETIMEDOUT : kEBUSY;
+}
 
 // Mutex types as glibc numbers them. A mutex's type lives where glibc keeps it, in the mutex itself (the `__kind`
 // field of pthread_mutex_t on x86-64, at byte 16): pthread_mutex_init writes it there from the attribute, whose
@@ -312,7 +321,8 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
                     return done(0);
                 }
             } else if (mine) {
-                if (type == kMutexErrorCheck) return done(b == Builtin::MutexLock ? kEDEADLK : kEBUSY);
+                if (type == kMutexErrorCheck) // (a timed lock, too, reports the deadlock it would wait for)
+                    return done(b == Builtin::MutexLock || in.imm & program::kTimedCall ? kEDEADLK : kEBUSY);
                 ++it->second.relocks;
                 if (b == Builtin::MutexTrylock) ++th.effects; // as any trylock that took the lock (Interpret.cpp)
                 return done(0);
@@ -322,6 +332,25 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         ev.kind = b == Builtin::MutexLock ? EventKind::Lock : b == Builtin::MutexTrylock ? EventKind::TryLock : EventKind::Unlock;
         ev.addr = A(0);
         return pending(ev);
+    }
+    // Time is not modelled: the clock reads 0 and stands still (a timed acquire may time out at any moment instead,
+    // kTimedCall). The time is written into the caller's own struct; into a shared one it would be a write other
+    // threads may race with, which Skein does not make an event of: refused, not written unseen.
+    case Builtin::ClockGetTime:
+    case Builtin::GetTimeOfDay:
+    case Builtin::Time: {
+        const uint64_t at = b == Builtin::ClockGetTime ? A(1) : A(0);
+        const uint64_t size = b == Builtin::Time ? 8 : 16; // time_t; struct timespec or timeval
+        if (at != 0 || b != Builtin::Time) {
+            if (sharedRange(at)) {
+                unsupported(t, std::string(program::builtinName(b)) + " into shared memory (`" + memory_.describe(at) + "`)");
+                return false;
+            }
+            uint8_t* out = objectBytes(at, size);
+            if (!out) return false;
+            std::memset(out, 0, size);
+        }
+        return done(0);
     }
     case Builtin::Once: {
         // pthread_once(o, init), call_once(o, init): a lock on o (a mutex of its own at that address), under which
@@ -668,8 +697,8 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
             return finish(0);
         }
         ev.value = 0;
-        // Also when the caller holds it: a default mutex does not check (glibc). C11's mtx_trylock: thrd_busy.
-        return finish(in.imm & program::kC11Call ? 1 : kEBUSY);
+        // Also when the caller holds it: a default mutex does not check (glibc). A timed lock timed out.
+        return finish(takenAnswer(in));
     }
     case Builtin::MutexUnlock: {
         auto it = mutexes_.find(A(0));
@@ -773,7 +802,7 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         const bool write = ev.value2 == 1;
         const bool free = writer == 0 && (!write || readers == 0);
         ev.value = free;
-        if (!free) return finish(kEBUSY); // a try that found the lock taken
+        if (!free) return finish(takenAnswer(in)); // a try that found the lock taken (a timed one timed out)
         if (write) {
             setSyncWord(A(0) + 4, t + 1);
         } else {

@@ -652,6 +652,11 @@ void FunctionLowering::lowerCall(llvm::CallBase& call, uint32_t L) {
             in.bits = uint8_t(scalarBits(call.getType()));
         }
         if (callee->getName().starts_with("thrd_") || callee->getName().starts_with("mtx_")) in.imm = kC11Call;
+        if (*b == Builtin::MutexTrylock || *b == Builtin::SemTryWait || *b == Builtin::RwTryRdLock ||
+            *b == Builtin::RwTryWrLock) {
+            const llvm::StringRef n = callee->getName();
+            if (n.contains("timed") || n.contains("clock")) in.imm |= kTimedCall; // (Lower.cpp's table)
+        }
         if (*b == Builtin::ThreadLocalAddress) {
             auto* gv = dyn_cast<llvm::GlobalVariable>(call.getArgOperand(0));
             if (!gv) return unsupported("thread-local address", L);

@@ -24,6 +24,11 @@ const char* builtinName(Builtin b);
 // In a CallBuiltin's imm: the call is C11's <threads.h> form of the pthread builtin — thrd_create(thr, func, arg)
 // has no attribute argument, thrd_join stores an int, mtx_init takes a type, mtx_trylock answers thrd_busy.
 inline constexpr uint64_t kC11Call = 1;
+// ... and (a bit of its own) the timed form of a trylock-like builtin: pthread_mutex_timedlock, sem_timedwait,
+// pthread_rwlock_timed*lock and their clock* forms. Time is not modelled, so a timed acquire may time out whenever the
+// object is taken — exactly a try's outcomes over the interleavings (a wait that ends in the acquire is the schedule
+// where the try comes later) — and answers ETIMEDOUT (thrd_timedout) where a try answers EBUSY.
+inline constexpr uint64_t kTimedCall = 2;
 
 enum class Op : uint8_t {
     // Integer binary ops on `bits`-wide values: dst = a op b.
