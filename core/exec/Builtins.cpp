@@ -343,7 +343,8 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         const uint64_t size = b == Builtin::Time ? 8 : 16; // time_t; struct timespec or timeval
         if (at != 0 || b != Builtin::Time) {
             if (sharedRange(at)) {
-                unsupported(t, std::string(program::builtinName(b)) + " into shared memory (`" + memory_.describe(at) + "`)");
+                unsupported(t, std::string(program::builtinName(b)) + " into shared memory (`" + memory_.describe(at) +
+                                   "`)");
                 return false;
             }
             uint8_t* out = objectBytes(at, size);
