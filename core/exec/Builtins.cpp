@@ -14,16 +14,6 @@ using program::Builtin;
 using program::Instr;
 
 namespace {
-constexpr uint64_t kEBUSY = 16, kEINVAL = 22, kESRCH = 3, kEPERM = 1, kEDEADLK = 35, kETIMEDOUT = 110;
-constexpr uint64_t kThrdBusy = 1, kThrdTimedOut = 4; // C11's thrd_busy and thrd_timedout
-
-// What a try that found its object taken answers: EBUSY, or for a timed acquire (program::kTimedCall) ETIMEDOUT —
-// C11's thrd_busy and thrd_timedout for mtx_trylock and mtx_timedlock.
-uint64_t takenAnswer(const program::Instr& in) {
-    const bool timed = in.imm & program::kTimedCall;
-    if (in.imm & program::kC11Call) return timed ? kThrdTimedOut : kThrdBusy;
-    return timed ? kETIMEDOUT : kEBUSY;
-}
 
 // Mutex types as glibc numbers them. A mutex's type lives where glibc keeps it, in the mutex itself (the `__kind`
 // field of pthread_mutex_t on x86-64, at byte 16): pthread_mutex_init writes it there from the attribute, whose
@@ -47,6 +37,15 @@ constexpr uint64_t kMaxAllocation = uint64_t(1) << 28;
 uint64_t rmwApply(program::RmwOp op, uint64_t old, uint64_t v, unsigned bits);
 
 // The invisible builtins run here and return true; visible ones become the thread's pending event (false).
+uint8_t* Executor::checkedBytes(ThreadId t, uint64_t p, uint64_t n, bool write) {
+    uint8_t* bytes = nullptr;
+    if (AccessError e = memory_.check(p, n, write, &bytes); e != AccessError::None) {
+        failAccess(t, e, p, n);
+        return nullptr;
+    }
+    return bytes;
+}
+
 bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     Thread& th = *threads_[t];
     Frame& fr = th.frames.back();
@@ -67,14 +66,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     };
     // The bytes [p, p+n) of a pthread object (a mutex attribute, a semaphore, a barrier), or null after reporting
     // the access error that stops the thread.
-    auto objectBytes = [&](uint64_t p, uint64_t n) -> uint8_t* {
-        uint8_t* bytes = nullptr;
-        if (AccessError e = memory_.check(p, n, true, &bytes); e != AccessError::None) {
-            failAccess(t, e, p, n);
-            return nullptr;
-        }
-        return bytes;
-    };
+    auto objectBytes = [&](uint64_t p, uint64_t n) { return checkedBytes(t, p, n, true); };
     // Is any byte of [p, p+n) in a shared object? (Then the access is a visible event.)
     auto sharedRange = [&](uint64_t p) {
         const Object* o = memory_.object(program::pointerObject(p));
@@ -353,107 +345,20 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         }
         return done(0);
     }
-    case Builtin::Once: {
-        // pthread_once(o, init), call_once(o, init): a lock on o (a mutex of its own at that address), under which
-        // the first caller runs init and marks o done; a later caller finds it done and unlocks, after init has
-        // finished — as glibc, where it waits for the running init. Two events per call, a mutex's, so every
-        // explorer orders the calls as it orders critical sections. The flag (o's word: 0 new, 1 done) is read and
-        // written only under that lock: no event is needed for it (ExecutorImpl.h, Thread::onceInits).
-        if (!th.onceInits.empty() && th.onceInits.back() == std::pair{A(0), uint32_t(th.frames.size())}) {
-            th.onceInits.pop_back(); // init returned (Frame::reenter): o is done; release it
-            setSyncWord(A(0), 1);
-            Event ev;
-            ev.kind = EventKind::Unlock;
-            ev.addr = A(0);
-            return pending(ev);
-        }
-        if (!objectBytes(A(0), 4)) return false;
-        const uint64_t fptr = A(1);
-        const uint32_t f =
-            program::pointerOffset(fptr) == 0 ? program_.functionOfObject(program::pointerObject(fptr)) : ~0u;
-        if (f == ~0u || !program_.functions[f].defined) {
-            fail(t, report::ErrorKind::PthreadMisuse, "pthread_once with an invalid init routine");
-            return false;
-        }
-        syncUse_ |= kUsesOnce;
-        Event ev;
-        ev.kind = EventKind::Lock;
-        ev.addr = A(0);
-        return pending(ev);
-    }
-    case Builtin::SemInit: { // sem_init(s, pshared, value): process-shared or not, one process here
-        if (!objectBytes(A(0), 4)) return false;
-        if (numThreads() > 1) syncUse_ |= kSyncInitLate;
-        setSyncWord(A(0), uint32_t(A(2)));
-        return done(0);
-    }
-    case Builtin::BarrierInit: { // pthread_barrier_init(b, attr, count): its size, no arrivals, round 0
-        if (uint32_t(A(2)) == 0) return done(kEINVAL);
-        if (!objectBytes(A(0), 12)) return false;
-        if (numThreads() > 1) syncUse_ |= kSyncInitLate;
-        setSyncWord(A(0), uint32_t(A(2)));
-        setSyncWord(A(0) + 4, 0);
-        setSyncWord(A(0) + 8, 0);
-        return done(0);
-    }
-    case Builtin::BarrierWait: { // two events: the arrival, then (th.phase 1) the departure once the round is full
-        if (!objectBytes(A(0), 12)) return false;
-        syncUse_ |= kUsesBarrier;
-        Event ev;
-        ev.kind = th.phase == 0 ? EventKind::BarrierArrive : EventKind::BarrierLeave;
-        ev.addr = A(0);
-        // The round: a departure's is its arrival's; an arrival's, until it happens, the one its thread's own
-        // arrivals make it (checked when it happens: kBarrierRoundsVary).
-        ev.value2 = th.phase ? th.barrierRound : th.arrivalsAt(A(0));
-        return pending(ev);
-    }
-    case Builtin::RwInit: // pthread_rwlock_init(l, attr): no readers (byte 0), no writer (byte 4: its thread + 1)
-        if (!objectBytes(A(0), 8)) return false;
-        if (numThreads() > 1) syncUse_ |= kSyncInitLate;
-        setSyncWord(A(0), 0);
-        setSyncWord(A(0) + 4, 0);
-        return done(0);
+    case Builtin::Once:
+    case Builtin::SemInit:
+    case Builtin::SemWait:
+    case Builtin::SemTryWait:
+    case Builtin::SemPost:
+    case Builtin::SemGetValue:
+    case Builtin::BarrierInit:
+    case Builtin::BarrierWait:
+    case Builtin::RwInit:
     case Builtin::RwRdLock:
     case Builtin::RwWrLock:
     case Builtin::RwTryRdLock:
     case Builtin::RwTryWrLock:
-    case Builtin::RwUnlock: {
-        if (!objectBytes(A(0), 8)) return false;
-        syncUse_ |= kUsesRwLock;
-        Event ev;
-        ev.addr = A(0);
-        if (b == Builtin::RwUnlock) {
-            // Which lock it releases is the thread's own business (only it takes or leaves its holds).
-            uint32_t writer = 0;
-            syncWord(A(0) + 4, writer);
-            auto held = th.readHold(A(0));
-            if (writer != t + 1 && held == th.readHolds.end()) {
-                fail(t, report::ErrorKind::PthreadMisuse,
-                     "unlock of reader-writer lock `" + memory_.describe(A(0)) + "` that this thread does not hold");
-                return false;
-            }
-            ev.kind = EventKind::RwUnlock;
-            ev.value2 = writer == t + 1;
-        } else {
-            ev.kind = b == Builtin::RwRdLock || b == Builtin::RwWrLock ? EventKind::RwLock : EventKind::RwTryLock;
-            ev.value2 = b == Builtin::RwWrLock || b == Builtin::RwTryWrLock;
-        }
-        return pending(ev);
-    }
-    case Builtin::SemWait:
-    case Builtin::SemTryWait:
-    case Builtin::SemPost:
-    case Builtin::SemGetValue: {
-        if (!objectBytes(A(0), 4)) return false;
-        syncUse_ |= kUsesSemaphore;
-        Event ev;
-        ev.kind = b == Builtin::SemWait      ? EventKind::SemWait
-                  : b == Builtin::SemTryWait ? EventKind::SemTryWait
-                  : b == Builtin::SemPost    ? EventKind::SemPost
-                                             : EventKind::SemGetValue;
-        ev.addr = A(0);
-        return pending(ev);
-    }
+    case Builtin::RwUnlock: return callSyncBuiltin(t, in); // SyncBuiltins.cpp
     case Builtin::CondInit:
     case Builtin::CondDestroy: return done(0);
     case Builtin::CondWait: {
@@ -549,16 +454,7 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         if (in.dst != program::kNoReg) R[in.dst] = in.bits ? maskBits(v, in.bits) : v;
         fr.pc++;
     };
-    auto range = [&](uint64_t p, uint64_t n, bool write) -> uint8_t* {
-        uint8_t* bytes = nullptr;
-        if (n == 0) return nullptr;
-        AccessError e = memory_.check(p, n, write, &bytes);
-        if (e != AccessError::None) {
-            failAccess(t, e, p, n);
-            return nullptr;
-        }
-        return bytes;
-    };
+    auto range = [&](uint64_t p, uint64_t n, bool write) { return n ? checkedBytes(t, p, n, write) : nullptr; };
     auto b = Builtin(in.aux);
     switch (b) {
     case Builtin::Realloc:
@@ -712,28 +608,17 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         it->second.owner = model::kNoThread;
         return finish(0);
     }
-    case Builtin::Once: {
-        if (ev.kind == EventKind::Unlock) {
-            mutexes_[A(0)].owner = model::kNoThread;
-            return finish(0);
-        }
-        mutexes_[A(0)].owner = t; // the lock (callBuiltin checked o and init)
-        uint32_t state = 0;
-        syncWord(A(0), state);
-        ev.value = state == 0; // this call runs init
-        if (state != 0) { // done: release o at once
-            Event un;
-            un.kind = EventKind::Unlock;
-            un.addr = A(0);
-            setPending(t, un);
-            return;
-        }
-        const uint32_t f = program_.functionOfObject(program::pointerObject(A(1)));
-        th.onceInits.push_back({A(0), uint32_t(th.frames.size())});
-        if (pushFrame(t, f, nullptr, 0, program::kNoReg, 0, program_.functions[f].atomicSection))
-            th.frames.back().reenter = true; // the thread runs init now (step); its return runs the call again
-        return;
-    }
+    case Builtin::Once:
+    case Builtin::SemWait:
+    case Builtin::SemTryWait:
+    case Builtin::SemPost:
+    case Builtin::SemGetValue:
+    case Builtin::BarrierWait:
+    case Builtin::RwRdLock:
+    case Builtin::RwWrLock:
+    case Builtin::RwTryRdLock:
+    case Builtin::RwTryWrLock:
+    case Builtin::RwUnlock: return performSyncBuiltin(t, in, ev); // SyncBuiltins.cpp
     case Builtin::CondWait: {
         if (th.phase == 0) {
             auto it = mutexes_.find(A(1));
@@ -761,100 +646,6 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         // Woken (state Ready again) and scheduled: re-acquire the mutex.
         th.phase = 0;
         mutexes_[A(1)].owner = t;
-        return finish(0);
-    }
-    case Builtin::BarrierWait: {
-        if (th.phase == 0) { // the arrival: the last one of a round completes it and is the serial thread
-            uint32_t size = 1, arrived = 0, round = 0;
-            syncWord(A(0), size);
-            syncWord(A(0) + 4, arrived);
-            syncWord(A(0) + 8, round);
-            th.barrierRound = round;
-            th.barrierSerial = arrived + 1 >= size;
-            if (round != th.arrivalsAt(A(0))) syncUse_ |= kBarrierRoundsVary;
-            auto own = std::find_if(th.barrierArrivals.begin(), th.barrierArrivals.end(),
-                                    [&](const auto& b) { return b.first == A(0); });
-            if (own == th.barrierArrivals.end()) th.barrierArrivals.push_back({A(0), 1});
-            else ++own->second;
-            ev.value = arrived + 1;
-            ev.value2 = round;
-            setSyncWord(A(0) + 4, th.barrierSerial ? 0 : arrived + 1);
-            if (th.barrierSerial) setSyncWord(A(0) + 8, round + 1);
-            th.phase = 1;
-            Event leave;
-            leave.kind = EventKind::BarrierLeave;
-            leave.addr = A(0);
-            leave.value2 = round;
-            setPending(t, leave); // blocked until the round is complete (refreshView)
-            return;
-        }
-        th.phase = 0;
-        ev.value = th.barrierSerial;
-        ev.value2 = th.barrierRound;
-        return finish(th.barrierSerial ? uint64_t(-1) : 0); // PTHREAD_BARRIER_SERIAL_THREAD for one of them
-    }
-    case Builtin::RwRdLock:
-    case Builtin::RwWrLock:
-    case Builtin::RwTryRdLock:
-    case Builtin::RwTryWrLock: { // (the blocking ones are enabled only when they can take the lock: refreshView)
-        uint32_t readers = 0, writer = 0;
-        syncWord(A(0), readers);
-        syncWord(A(0) + 4, writer);
-        const bool write = ev.value2 == 1;
-        const bool free = writer == 0 && (!write || readers == 0);
-        ev.value = free;
-        if (!free) return finish(takenAnswer(in)); // a try that found the lock taken (a timed one timed out)
-        if (write) {
-            setSyncWord(A(0) + 4, t + 1);
-        } else {
-            setSyncWord(A(0), readers + 1);
-            auto held = th.readHold(A(0));
-            if (held == th.readHolds.end()) th.readHolds.push_back({A(0), 1});
-            else ++held->second;
-        }
-        return finish(0);
-    }
-    case Builtin::RwUnlock: {
-        if (ev.value2 == 1) {
-            setSyncWord(A(0) + 4, 0);
-            return finish(0);
-        }
-        uint32_t readers = 0;
-        syncWord(A(0), readers);
-        setSyncWord(A(0), readers - 1);
-        auto held = th.readHold(A(0));
-        if (--held->second == 0) th.readHolds.erase(held); // (callBuiltin checked that it holds one)
-        return finish(0);
-    }
-    case Builtin::SemWait: { // enabled only while the count is above 0 (refreshView)
-        uint32_t count = 0;
-        syncWord(A(0), count);
-        setSyncWord(A(0), count - 1);
-        return finish(0);
-    }
-    case Builtin::SemTryWait: {
-        uint32_t count = 0;
-        syncWord(A(0), count);
-        ev.value = count > 0;
-        if (count == 0) return finish(uint64_t(-1)); // errno (EAGAIN) is not modelled
-        setSyncWord(A(0), count - 1);
-        ++th.effects; // a spin loop's iteration that took a unit is not cut (Interpret.cpp, LoopBack)
-        return finish(0);
-    }
-    case Builtin::SemPost: {
-        uint32_t count = 0;
-        syncWord(A(0), count);
-        if (count == 0x7FFFFFFFu) return finish(uint64_t(-1)); // SEM_VALUE_MAX: EOVERFLOW
-        setSyncWord(A(0), count + 1);
-        return finish(0);
-    }
-    case Builtin::SemGetValue: { // the count into *sval, as part of the event (as pthread_create's handle)
-        uint32_t count = 0;
-        syncWord(A(0), count);
-        ev.value = count;
-        uint8_t* bytes = range(A(1), 4, true);
-        if (!bytes) return;
-        std::memcpy(bytes, &count, 4);
         return finish(0);
     }
     case Builtin::CondSignal:

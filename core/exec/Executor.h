@@ -193,7 +193,7 @@ public:
         // than its size, or a thread joined late): qpor takes an arrival's round from its thread's history.
         kBarrierRoundsVary = 16,
         // pthread_once or call_once: a mutex's lock and unlock on the once object, with the flag in its word
-        // read and written by the thread that holds it — bytes no event accesses (Builtins.cpp, Builtin::Once).
+        // read and written by the thread that holds it — bytes no event accesses (SyncBuiltins.cpp, Builtin::Once).
         kUsesOnce = 32,
     };
     uint8_t syncUse() const { return syncUse_; }
@@ -286,6 +286,10 @@ private:
     void popFrame(ThreadId t, const uint64_t* ret, uint32_t slots);
     // Builtins (Builtins.cpp): returns false when the call is a visible operation left pending.
     bool callBuiltin(ThreadId t, const program::Instr& in);
+    // ... semaphores, barriers, reader-writer locks and pthread_once (SyncBuiltins.cpp), as callBuiltin and
+    // performBuiltin.
+    bool callSyncBuiltin(ThreadId t, const program::Instr& in);
+    void performSyncBuiltin(ThreadId t, const program::Instr& in, Event& ev);
     // The 32-bit fields of a semaphore or barrier, kept in its own bytes: a semaphore's count at offset 0 (where
     // glibc keeps it); a barrier's size at 0, the arrivals of its current round at 4, the round at 8. False when the
     // bytes are not accessible (the operation reports the access error).
@@ -304,6 +308,8 @@ private:
     bool forceObjectAlive(uint64_t addr, bool alive); // forceStep's: false when addr is not in a heap object
     void fail(ThreadId t, report::ErrorKind kind, std::string message);
     void failAccess(ThreadId t, AccessError e, uint64_t ptr, uint64_t size);
+    // The bytes [p, p+n) for a builtin to read or write, or null after reporting the access error that stops t.
+    uint8_t* checkedBytes(ThreadId t, uint64_t p, uint64_t n, bool write);
     void cut(ThreadId t);
     void bound(ThreadId t, std::string why);
     void unsupported(ThreadId t, std::string what);

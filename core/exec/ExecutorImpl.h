@@ -14,7 +14,7 @@ struct Executor::Frame {
     uint16_t retSlots = 0;
     bool atomic = false;          // an SV-COMP atomic function's frame
     // Its return leaves the caller's pc where it is, so that the caller's instruction runs again: pthread_once's
-    // init routine, after which the call releases the once object (Builtins.cpp, Builtin::Once).
+    // init routine, after which the call releases the once object (SyncBuiltins.cpp, Builtin::Once).
     bool reenter = false;
     uint32_t loopBase = 0;        // index of this frame's first loop counter in Thread::loopCounters
     uint32_t stackObjectBase = 0; // index of this frame's first object in Thread::stackObjects
@@ -65,6 +65,18 @@ struct Executor::Thread {
     ThreadId firstJoiner = model::kNoThread; // the first thread that called pthread_join on this one (twoJoiners)
     bool hasPending = false;
 };
+
+// errno values (glibc's), and C11's thrd_busy and thrd_timedout, as builtins answer them.
+inline constexpr uint64_t kEBUSY = 16, kEINVAL = 22, kESRCH = 3, kEPERM = 1, kEDEADLK = 35, kETIMEDOUT = 110;
+inline constexpr uint64_t kThrdBusy = 1, kThrdTimedOut = 4;
+
+// What a try that found its object taken answers: EBUSY, or for a timed acquire (program::kTimedCall) ETIMEDOUT —
+// C11's thrd_busy and thrd_timedout for mtx_trylock and mtx_timedlock.
+inline uint64_t takenAnswer(const program::Instr& in) {
+    const bool timed = in.imm & program::kTimedCall;
+    if (in.imm & program::kC11Call) return timed ? kThrdTimedOut : kThrdBusy;
+    return timed ? kETIMEDOUT : kEBUSY;
+}
 
 inline uint64_t maskBits(uint64_t v, unsigned bits) { return bits >= 64 ? v : (v & ((uint64_t(1) << bits) - 1)); }
 inline int64_t signExtend(uint64_t v, unsigned bits) {

@@ -1,4 +1,4 @@
-// pthread_once and C11's call_once (core/exec/Builtins.cpp, Builtin::Once): a lock on the once object around the
+// pthread_once and C11's call_once (core/exec/SyncBuiltins.cpp, Builtin::Once): a lock on the once object around the
 // first caller's init routine, so that every caller returns after init has run, and init runs once per execution.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// Time (core/program/Program.h, kTimedCall; core/exec/Builtins.cpp): the clock reads 0 and stands still, and a timed
-// acquire — pthread_mutex_timedlock, sem_timedwait, pthread_rwlock_timed*lock, mtx_timedlock — is a try that answers
-// ETIMEDOUT (thrd_timedout) where a try answers EBUSY.
+// Time (core/program/Program.h, kTimedCall; core/exec/Builtins.cpp): the clock reads 0 and stands still, and a
+// timed acquire — pthread_mutex_timedlock, sem_timedwait, pthread_rwlock_timed*lock, mtx_timedlock — is a try that
+// answers ETIMEDOUT (thrd_timedout) where a try answers EBUSY.
 #include <gtest/gtest.h>
 
 #include "tests/unit/ExecTestUtil.h"

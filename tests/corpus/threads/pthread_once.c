@@ -2,7 +2,7 @@
  *
  * Each worker calls pthread_once(&once, init) and then reads `config`. Skein models pthread_once (and C11's
  * call_once) as a lock on the once object around the first caller's init: the other caller waits until init has
- * returned and then finds the object done (core/exec/Builtins.cpp, Builtin::Once).
+ * returned and then finds the object done (core/exec/SyncBuiltins.cpp, Builtin::Once).
  * traces (derived): the two calls are two critical sections on `once`; either worker's comes first: 2 traces. The
  * first runs init; the second reads config after init's write (ordered by the once object): no race, config is 42
  * in both; inits is 1: final_states=1.
