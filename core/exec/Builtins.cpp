@@ -47,17 +47,11 @@ uint8_t* Executor::checkedBytes(ThreadId t, uint64_t p, uint64_t n, bool write) 
 }
 
 bool Executor::callBuiltin(ThreadId t, const Instr& in) {
-    Thread& th = *threads_[t];
-    Frame& fr = th.frames.back();
-    const program::Function& fn = program_.functions[fr.func];
-    uint64_t* R = th.regs.data() + fr.regBase;
-    auto A = [&](uint32_t k) -> uint64_t { return k < in.c ? R[fn.regPool[in.b + k]] : 0; };
-    auto ret = [&](uint64_t v) {
-        if (in.dst != program::kNoReg) R[in.dst] = in.bits ? maskBits(v, in.bits) : v;
-    };
+    const BuiltinSite site(*threads_[t], program_, in);
+    Thread& th = site.th;
+    auto A = [&](uint32_t k) { return site.arg(k); };
     auto done = [&](uint64_t v) {
-        ret(v);
-        fr.pc++;
+        site.finish(v);
         return true;
     };
     auto pending = [&](Event ev, uint32_t choices = 1) {
@@ -126,7 +120,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         // The event's ranges are computed now, in this state; a string function's again whenever memory changes
         // before it runs (refreshRanges), and the work is redone, with checks, when it runs.
         Event ev;
-        accessRanges(in, R, fn, ev);
+        accessRanges(in, site.R, site.fn, ev);
         ev.builtin = true;
         if (ev.size == 0 && ev.size2 == 0) {
             Event scratch;
@@ -213,8 +207,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         return pending(ev, uint32_t(ev.value2));
     }
     case Builtin::ThreadCreate: {
-        uint64_t fptr = A(in.imm & program::kC11Call ? 1 : 2); // thrd_create(thr, func, arg)
-        uint32_t f = program::pointerOffset(fptr) == 0 ? program_.functionOfObject(program::pointerObject(fptr)) : ~0u;
+        const uint32_t f = program_.functionAt(A(in.imm & program::kC11Call ? 1 : 2)); // thrd_create(thr, func, arg)
         if (f == ~0u || !program_.functions[f].defined) {
             fail(t, report::ErrorKind::PthreadMisuse, "pthread_create with an invalid start routine");
             return false;
@@ -363,6 +356,12 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     case Builtin::CondDestroy: return done(0);
     case Builtin::CondWait: {
         Event ev;
+        if (in.imm & program::kTimedCall) { // a timed wait chooses first: to time out, or to wait (Program.h)
+            ev.kind = EventKind::Nondet;
+            ev.value2 = 2;
+            ev.addr2 = A(0); // names the wait in a trace (TraceBuilder.cpp)
+            return pending(ev, 2);
+        }
         ev.kind = EventKind::CondWait;
         ev.addr = A(0);
         ev.addr2 = A(1);
@@ -374,6 +373,38 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         ev.kind = b == Builtin::CondSignal ? EventKind::CondSignal : EventKind::CondBroadcast;
         ev.addr = A(0);
         return pending(ev);
+    }
+    case Builtin::ErrnoLocation: return done(errnoAddress(t));
+    case Builtin::KeyCreate: { // key(*A(0)): a write of the key's number, an event when the variable is shared
+        if (A(1)) {
+            unsupported(t, "pthread_key_create with a destructor (destructors at thread exit are not modelled)");
+            return false;
+        }
+        uint8_t* bytes = objectBytes(A(0), 4);
+        if (!bytes) return false;
+        const uint32_t key = uint32_t(t) * kKeysPerThread + th.keysCreated;
+        if (th.keysCreated + 1 >= kKeysPerThread) return done(kEAGAIN); // PTHREAD_KEYS_MAX is 1024 too
+        if (!sharedRange(A(0))) {
+            std::memcpy(bytes, &key, 4);
+            ++th.keysCreated;
+            return done(0);
+        }
+        Event ev;
+        ev.kind = EventKind::Write;
+        ev.addr = A(0);
+        ev.size = 4;
+        ev.value = key;
+        return pending(ev);
+    }
+    case Builtin::KeyDelete: return done(0); // (no destructor runs: POSIX's pthread_key_delete runs none either)
+    case Builtin::SetSpecific:
+    case Builtin::GetSpecific: {
+        const uint32_t key = uint32_t(A(0));
+        auto it = std::find_if(th.specific.begin(), th.specific.end(), [&](const auto& s) { return s.first == key; });
+        if (b == Builtin::GetSpecific) return done(it == th.specific.end() ? 0 : it->second);
+        if (it != th.specific.end()) it->second = A(1);
+        else th.specific.push_back({key, A(1)});
+        return done(0);
     }
     case Builtin::ThreadLocalAddress: {
         uint32_t g = uint32_t(in.imm);
@@ -433,9 +464,9 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
             break;
         }
         }
-        R[in.dst] = maskBits(r, bits);
-        R[in.dst + 1] = ovf;
-        fr.pc++;
+        site.R[in.dst] = maskBits(r, bits);
+        site.R[in.dst + 1] = ovf;
+        site.fr.pc++;
         return true;
     }
     }
@@ -445,15 +476,10 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
 
 // The visible part of a builtin, performed when the explorer schedules it (or at once for private memory).
 void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Event& ev) {
-    Thread& th = *threads_[t];
-    Frame& fr = th.frames.back();
-    const program::Function& fn = program_.functions[fr.func];
-    uint64_t* R = th.regs.data() + fr.regBase;
-    auto A = [&](uint32_t k) -> uint64_t { return k < in.c ? R[fn.regPool[in.b + k]] : 0; };
-    auto finish = [&](uint64_t v) {
-        if (in.dst != program::kNoReg) R[in.dst] = in.bits ? maskBits(v, in.bits) : v;
-        fr.pc++;
-    };
+    const BuiltinSite site(*threads_[t], program_, in);
+    Thread& th = site.th;
+    auto A = [&](uint32_t k) { return site.arg(k); };
+    auto finish = [&](uint64_t v) { site.finish(v); };
     auto range = [&](uint64_t p, uint64_t n, bool write) { return n ? checkedBytes(t, p, n, write) : nullptr; };
     auto b = Builtin(in.aux);
     switch (b) {
@@ -558,13 +584,21 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         ev.value = maskBits(uint64_t(v), in.bits ? in.bits : 32);
         return finish(ev.value);
     }
+    case Builtin::KeyCreate: { // the key variable is shared: its write is this event (callBuiltin)
+        uint8_t* bytes = range(A(0), 4, true);
+        if (!bytes) return;
+        const uint32_t key = uint32_t(ev.value);
+        std::memcpy(bytes, &key, 4);
+        ++th.keysCreated;
+        return finish(0);
+    }
     case Builtin::ThreadCreate: {
         uint8_t* bytes = range(A(0), 8, true);
         if (!bytes) return;
         const bool c11 = in.imm & program::kC11Call;
-        uint32_t f = program_.functionOfObject(program::pointerObject(A(c11 ? 1 : 2)));
+        const uint32_t f = program_.functionAt(A(c11 ? 1 : 2)); // (checked by the call)
         ThreadId child = createThread(t, f, A(c11 ? 2 : 3));
-        // `th`/`fr` stay valid: threads are heap-allocated and the parent's frames did not change.
+        // `th` and `site` stay valid: threads are heap-allocated and the parent's frames did not change.
         uint64_t handle = child + 1;
         bytes = range(A(0), 8, true); // the arena may have grown while the child ran
         std::memcpy(bytes, &handle, 8);
@@ -620,22 +654,39 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
     case Builtin::RwTryWrLock:
     case Builtin::RwUnlock: return performSyncBuiltin(t, in, ev); // SyncBuiltins.cpp
     case Builtin::CondWait: {
+        const bool timed = in.imm & program::kTimedCall;
+        const std::string name = in.imm & program::kC11Call ? (timed ? "cnd_timedwait" : "cnd_wait")
+                                                            : (timed ? "pthread_cond_timedwait" : "pthread_cond_wait");
         if (th.phase == 0) {
             auto it = mutexes_.find(A(1));
             if (it == mutexes_.end() || it->second.owner != t) {
-                fail(t, report::ErrorKind::PthreadMisuse, "pthread_cond_wait with mutex `" + memory_.describe(A(1)) + "` not held");
+                fail(t, report::ErrorKind::PthreadMisuse, name + " with mutex `" + memory_.describe(A(1)) + "` not held");
                 return;
             }
             if (it->second.relocks > 0) { // POSIX leaves it undefined; glibc would release one level only
-                fail(t, report::ErrorKind::PthreadMisuse, "pthread_cond_wait with recursive mutex `" +
+                fail(t, report::ErrorKind::PthreadMisuse, name + " with recursive mutex `" +
                                                               memory_.describe(A(1)) + "` locked " +
                                                               std::to_string(it->second.relocks + 1) + " times");
                 return;
             }
-            it->second.owner = model::kNoThread;
+            if (timed) { // the choice (callBuiltin): the timeout's unlock, or the wait's event
+                ev.value = choice;
+                Event next;
+                next.kind = choice == program::kTimeOutChoice ? EventKind::Unlock : EventKind::CondWait;
+                next.addr = choice == program::kTimeOutChoice ? A(1) : A(0);
+                next.addr2 = choice == program::kTimeOutChoice ? 0 : A(1);
+                th.phase = choice == program::kTimeOutChoice ? kTimedWaitUnlock : kTimedWaitWaits;
+                setPending(t, next);
+                return;
+            }
+        }
+        if (th.phase == 0 || th.phase == kTimedWaitWaits) { // the wait: release the mutex, wait for a signal
+            mutexes_[A(1)].owner = model::kNoThread;
             condWaiters_[A(0)].push_back(t);
             th.state = ThreadState::BlockedCond;
-            th.phase = 1;
+            th.phase = kCondWaitWoken;
+            // A spin loop's iteration that waited is not cut (Interpret.cpp, LoopBack): a signal ended the wait.
+            if (timed) ++th.effects;
             views_[t].waitObject = A(0);
             Event re;
             re.kind = EventKind::Lock;
@@ -643,10 +694,20 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
             setPending(t, re);
             return;
         }
-        // Woken (state Ready again) and scheduled: re-acquire the mutex.
+        if (th.phase == kTimedWaitUnlock) { // timed out: the mutex is released, then taken again
+            mutexes_[A(1)].owner = model::kNoThread;
+            th.phase = kTimedWaitRelock;
+            Event re;
+            re.kind = EventKind::Lock;
+            re.addr = A(1);
+            setPending(t, re);
+            return;
+        }
+        // Woken (state Ready again) or timed out, and scheduled: re-acquire the mutex.
+        const bool timedOut = th.phase == kTimedWaitRelock;
         th.phase = 0;
         mutexes_[A(1)].owner = t;
-        return finish(0);
+        return finish(!timedOut ? 0 : in.imm & program::kC11Call ? kThrdTimedOut : kETIMEDOUT);
     }
     case Builtin::CondSignal:
     case Builtin::CondBroadcast: {

@@ -472,6 +472,32 @@ bool Executor::cutAtSpinLoop(ThreadId t) const {
     return in.op == program::Op::LoopBack && in.imm;
 }
 
+int Executor::timedWaitPhase(ThreadId t) const {
+    const Thread& th = *threads_[t];
+    if (th.finished || th.frames.empty()) return -1;
+    const Frame& f = th.frames.back();
+    const program::Instr& in = program_.functions[f.func].code[f.pc];
+    const bool timedWait = in.op == program::Op::CallBuiltin && program::Builtin(in.aux) == program::Builtin::CondWait &&
+                           (in.imm & program::kTimedCall);
+    return timedWait ? th.phase : -1;
+}
+
+bool Executor::spinStep(ThreadId t) const {
+    const Event& next = views_[t].pending;
+    if (onlyReadsOrTries(next.kind)) return true;
+    const int phase = timedWaitPhase(t);
+    if (phase != kTimedWaitUnlock) return phase == 0 || phase == kTimedWaitRelock;
+    // The timeout's unlock lets a thread waiting for the mutex take it: then the iteration changes what others can
+    // do, and the loop is not one that spins for good.
+    for (ThreadId u = 0; u < threads_.size(); ++u)
+        if (u != t && views_[u].state == ThreadState::BlockedLock && views_[u].waitObject == next.addr) return false;
+    return true;
+}
+
+bool Executor::timedWaiter(ThreadId t) const {
+    return views_[t].state == ThreadState::BlockedCond && timedWaitPhase(t) == kCondWaitWoken;
+}
+
 bool Executor::onlyWaitersOrSpinners(uint32_t* spinCuts) const {
     uint32_t cuts = 0;
     for (ThreadId t = 0; t < threads_.size(); ++t) {
@@ -479,7 +505,7 @@ bool Executor::onlyWaitersOrSpinners(uint32_t* spinCuts) const {
         if (v.state == ThreadState::Stopped) {
             if (!cutAtSpinLoop(t)) return false;
             ++cuts;
-        } else if (enabled(t) && !onlyReadsOrTries(v.pending.kind)) {
+        } else if ((enabled(t) && !spinStep(t)) || timedWaiter(t)) {
             return false;
         }
     }
@@ -498,7 +524,7 @@ std::optional<Event> Executor::spinsForever(ThreadId t) const {
     };
     const bool runnable = !th.stopped && enabled(t);
     if ((th.cut ? !cutAtSpinLoop(t) : !runnable) || !outsideSections(th)) return std::nullopt;
-    if (runnable && !onlyReadsOrTries(views_[t].pending.kind)) return std::nullopt; // (before the copy)
+    if (runnable && !spinStep(t)) return std::nullopt; // (before the copy)
     if (spinScratch_) spinScratch_->copyStateFrom(*this);
     else spinScratch_ = clone();
     Executor* c = spinScratch_.get();
@@ -525,8 +551,8 @@ std::optional<Event> Executor::spinsForever(ThreadId t) const {
     for (uint32_t events = 0; events < kSpinRerunEvents; ++events) {
         if (ct.cut) return last && c->cutAtSpinLoop(t) && outsideSections(ct) ? last : std::nullopt;
         if (!c->enabled(t)) return std::nullopt;
-        if (!onlyReadsOrTries(c->views_[t].pending.kind)) return std::nullopt;
-        last = c->step(t, 0);
+        if (!c->spinStep(t)) return std::nullopt;
+        last = c->step(t, 0); // (a timed wait's choice 0 times out: program::kTimeOutChoice)
         if (ct.effects != effects || ct.atomicDepth > 0) return std::nullopt; // (or it entered an atomic section)
     }
     return std::nullopt;
@@ -592,6 +618,17 @@ bool Executor::syncWord(uint64_t at, uint32_t& value) {
     if (memory_.check(at, 4, false, &bytes) != AccessError::None) return false;
     std::memcpy(&value, bytes, 4);
     return true;
+}
+
+uint64_t Executor::errnoAddress(ThreadId t) {
+    Thread& th = *threads_[t];
+    if (!th.errnoObject) th.errnoObject = memory_.allocate(t, 4, ObjectKind::Errno, false, 0);
+    return th.errnoObject;
+}
+
+void Executor::setErrno(ThreadId t, uint32_t value) {
+    uint8_t* bytes;
+    if (memory_.check(errnoAddress(t), 4, true, &bytes) == AccessError::None) std::memcpy(bytes, &value, 4);
 }
 
 void Executor::setSyncWord(uint64_t at, uint32_t value) {

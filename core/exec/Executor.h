@@ -148,8 +148,8 @@ public:
     bool cutAtSpinLoop(ThreadId t) const;
     // The cheap filter before spinsForever's copies: no thread rules out a deadlock of waiting or spinning threads —
     // none is stopped other than by a spin cut (an assume, an error, a bound), none is about to do anything but read
-    // or try (a thread that writes next spins in no interleaving: its own events fix its local state). Counts the
-    // threads cut at a spin loop into `spinCuts` when given.
+    // or try (a thread that writes next spins in no interleaving: its own events fix its local state), none waits in
+    // a timed condition wait (it would time out). Counts the threads cut at a spin loop into `spinCuts` when given.
     bool onlyWaitersOrSpinners(uint32_t* spinCuts = nullptr) const;
     // The kinds of event a spin loop's iteration that changes nothing consists of: reads and attempts that may fail
     // (an exchange or compare-exchange, a trylock, a sem_trywait, a sem_getvalue), and fences.
@@ -159,6 +159,12 @@ public:
                k == EventKind::SemTryWait || k == EventKind::SemGetValue || k == EventKind::Fence;
     }
     static constexpr uint32_t kSpinRerunEvents = 10000;
+    // Thread t's next event is one a spin loop's iteration that changes nothing may hold: a read or try
+    // (onlyReadsOrTries), or a step of a timed condition wait that times out — its choice, its unlock and re-lock,
+    // which leave the mutex as they found it (program::kTimedCall).
+    bool spinStep(ThreadId t) const;
+    // Thread t waits in a timed condition wait for a signal: it can still time out, so it is not deadlocked.
+    bool timedWaiter(ThreadId t) const;
     // The thread in an SV-COMP atomic section that has started executing it, or kNoThread: while there is one,
     // only it may run.
     ThreadId exclusiveThread() const { return exclusive_; }
@@ -241,6 +247,9 @@ public:
 private:
     struct Frame;
     struct Thread;
+    struct BuiltinSite; // (ExecutorImpl.h)
+    // The phase (Thread::phase) of the timed condition wait thread t is in, or -1 when its instruction is not one.
+    int timedWaitPhase(ThreadId t) const;
     struct MutexState {
         ThreadId owner = model::kNoThread;
         uint32_t relocks = 0; // a recursive mutex: the owner's locks beyond the first (Builtins.cpp, mutexType)
@@ -295,6 +304,10 @@ private:
     // bytes are not accessible (the operation reports the access error).
     bool syncWord(uint64_t at, uint32_t& value);
     void setSyncWord(uint64_t at, uint32_t value);
+    // The address of thread t's errno: an int of its own, made at its first use, whose accesses are no events (no
+    // other thread reaches it). `setErrno` is what a failing builtin leaves in it.
+    uint64_t errnoAddress(ThreadId t);
+    void setErrno(ThreadId t, uint32_t value);
     void performBuiltin(ThreadId t, const program::Instr& in, uint32_t choice, Event& ev);
     void accessRanges(const program::Instr& in, const uint64_t* regs, const program::Function& fn, Event& ev);
     void refreshRanges(ThreadId t);

@@ -28,6 +28,11 @@ struct Executor::Thread {
     std::vector<uint64_t> loopCounters;
     std::vector<uint32_t> stackObjects;
     std::vector<std::pair<uint32_t, uint64_t>> tls; // thread-local global index → this thread's copy
+    uint64_t errnoObject = 0; // the address of this thread's errno, once it used it (Executor::errnoAddress)
+    // Thread-specific data: this thread's value per key (pthread_setspecific), and the keys it created, which number
+    // them: key = thread × kKeysPerThread + its count, the same in every interleaving.
+    std::vector<std::pair<uint32_t, uint64_t>> specific;
+    uint32_t keysCreated = 0;
     std::vector<std::pair<uint64_t, uint32_t>> readHolds; // reader-writer lock → read locks this thread holds
     auto readHold(uint64_t lock) {
         return std::find_if(readHolds.begin(), readHolds.end(), [&](const auto& h) { return h.first == lock; });
@@ -66,9 +71,32 @@ struct Executor::Thread {
     bool hasPending = false;
 };
 
+// A builtin's call site as the functions that call and perform builtins see it (Builtins.cpp, SyncBuiltins.cpp):
+// the calling thread and frame, the arguments, and where the result goes.
+struct Executor::BuiltinSite {
+    Thread& th;
+    Frame& fr;
+    const program::Function& fn;
+    uint64_t* R; // the frame's registers
+    const program::Instr& in;
+    BuiltinSite(Thread& t, const program::Program& p, const program::Instr& call)
+        : th(t), fr(t.frames.back()), fn(p.functions[fr.func]), R(t.regs.data() + fr.regBase), in(call) {}
+    uint64_t arg(uint32_t k) const { return k < in.c ? R[fn.regPool[in.b + k]] : 0; }
+    // The call's result into its destination register, masked to its width, and the thread past the call.
+    void finish(uint64_t v) const;
+};
+
 // errno values (glibc's), and C11's thrd_busy and thrd_timedout, as builtins answer them.
-inline constexpr uint64_t kEBUSY = 16, kEINVAL = 22, kESRCH = 3, kEPERM = 1, kEDEADLK = 35, kETIMEDOUT = 110;
+inline constexpr uint64_t kEBUSY = 16, kEINVAL = 22, kESRCH = 3, kEPERM = 1, kEDEADLK = 35, kETIMEDOUT = 110,
+                          kEAGAIN = 11, kEOVERFLOW = 75;
 inline constexpr uint64_t kThrdBusy = 1, kThrdTimedOut = 4;
+
+// Thread::phase in a condition wait: after the wait's event, waiting for the signal and then re-acquiring the mutex.
+// A timed wait (program::kTimedCall) starts with its choice (0), nondet outcome program::kTimeOutChoice or the wait;
+// timed out, it unlocks and re-locks the mutex.
+inline constexpr uint8_t kCondWaitWoken = 1, kTimedWaitWaits = 2, kTimedWaitUnlock = 3, kTimedWaitRelock = 4;
+
+inline constexpr uint32_t kKeysPerThread = 1024;
 
 // What a try that found its object taken answers: EBUSY, or for a timed acquire (program::kTimedCall) ETIMEDOUT —
 // C11's thrd_busy and thrd_timedout for mtx_trylock and mtx_timedlock.
@@ -79,6 +107,11 @@ inline uint64_t takenAnswer(const program::Instr& in) {
 }
 
 inline uint64_t maskBits(uint64_t v, unsigned bits) { return bits >= 64 ? v : (v & ((uint64_t(1) << bits) - 1)); }
+
+inline void Executor::BuiltinSite::finish(uint64_t v) const {
+    if (in.dst != program::kNoReg) R[in.dst] = in.bits ? maskBits(v, in.bits) : v;
+    fr.pc++;
+}
 inline int64_t signExtend(uint64_t v, unsigned bits) {
     if (bits >= 64) return int64_t(v);
     uint64_t m = uint64_t(1) << (bits - 1);

@@ -450,7 +450,7 @@ void Executor::run(ThreadId t) {
             case Op::CallIndirect: {
                 fr->pc = pc;
                 uint64_t target = R[in.a];
-                uint32_t f = program::pointerOffset(target) == 0 ? program_.functionOfObject(program::pointerObject(target)) : ~0u;
+                uint32_t f = program_.functionAt(target);
                 if (f == ~0u) {
                     fail(t, report::ErrorKind::Memory,
                          target == 0 ? "call through a null function pointer" : "call through an invalid function pointer");

@@ -147,6 +147,7 @@ std::string Memory::objectName(uint32_t id, uint32_t* elemSize) const {
     }
     case ObjectKind::Function: name = program_.functions[o->info].name; break;
     case ObjectKind::Argv: name = "argv"; break;
+    case ObjectKind::Errno: name = "errno"; break;
     }
     if (elemSize) *elemSize = elem;
     return name;

@@ -12,7 +12,7 @@
 
 namespace skein::exec {
 
-enum class ObjectKind : uint8_t { Global, Function, Heap, Stack, ThreadLocal, Argv };
+enum class ObjectKind : uint8_t { Global, Function, Heap, Stack, ThreadLocal, Argv, Errno };
 
 struct Object {
     uint64_t base = 0; // offset into the arena

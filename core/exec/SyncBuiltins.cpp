@@ -14,14 +14,11 @@ using program::Builtin;
 using program::Instr;
 
 bool Executor::callSyncBuiltin(ThreadId t, const Instr& in) {
-    Thread& th = *threads_[t];
-    Frame& fr = th.frames.back();
-    const program::Function& fn = program_.functions[fr.func];
-    uint64_t* R = th.regs.data() + fr.regBase;
-    auto A = [&](uint32_t k) -> uint64_t { return k < in.c ? R[fn.regPool[in.b + k]] : 0; };
+    const BuiltinSite site(*threads_[t], program_, in);
+    Thread& th = site.th;
+    auto A = [&](uint32_t k) { return site.arg(k); };
     auto done = [&](uint64_t v) {
-        if (in.dst != program::kNoReg) R[in.dst] = in.bits ? maskBits(v, in.bits) : v;
-        fr.pc++;
+        site.finish(v);
         return true;
     };
     auto pending = [&](Event ev) {
@@ -46,9 +43,7 @@ bool Executor::callSyncBuiltin(ThreadId t, const Instr& in) {
             return pending(ev);
         }
         if (!objectBytes(A(0), 4)) return false;
-        const uint64_t fptr = A(1);
-        const uint32_t f =
-            program::pointerOffset(fptr) == 0 ? program_.functionOfObject(program::pointerObject(fptr)) : ~0u;
+        const uint32_t f = program_.functionAt(A(1));
         if (f == ~0u || !program_.functions[f].defined) {
             fail(t, report::ErrorKind::PthreadMisuse, "pthread_once with an invalid init routine");
             return false;
@@ -60,6 +55,10 @@ bool Executor::callSyncBuiltin(ThreadId t, const Instr& in) {
         return pending(ev);
     }
     case Builtin::SemInit: { // sem_init(s, pshared, value): process-shared or not, one process here
+        if (uint32_t(A(2)) > 0x7FFFFFFFu) { // above SEM_VALUE_MAX
+            setErrno(t, kEINVAL);
+            return done(uint64_t(-1));
+        }
         if (!objectBytes(A(0), 4)) return false;
         if (numThreads() > 1) syncUse_ |= kSyncInitLate;
         setSyncWord(A(0), uint32_t(A(2)));
@@ -137,15 +136,10 @@ bool Executor::callSyncBuiltin(ThreadId t, const Instr& in) {
 }
 
 void Executor::performSyncBuiltin(ThreadId t, const Instr& in, Event& ev) {
-    Thread& th = *threads_[t];
-    Frame& fr = th.frames.back();
-    const program::Function& fn = program_.functions[fr.func];
-    uint64_t* R = th.regs.data() + fr.regBase;
-    auto A = [&](uint32_t k) -> uint64_t { return k < in.c ? R[fn.regPool[in.b + k]] : 0; };
-    auto finish = [&](uint64_t v) {
-        if (in.dst != program::kNoReg) R[in.dst] = in.bits ? maskBits(v, in.bits) : v;
-        fr.pc++;
-    };
+    const BuiltinSite site(*threads_[t], program_, in);
+    Thread& th = site.th;
+    auto A = [&](uint32_t k) { return site.arg(k); };
+    auto finish = [&](uint64_t v) { site.finish(v); };
     switch (const auto b = Builtin(in.aux)) {
     case Builtin::Once: {
         if (ev.kind == EventKind::Unlock) {
@@ -163,7 +157,7 @@ void Executor::performSyncBuiltin(ThreadId t, const Instr& in, Event& ev) {
             setPending(t, un);
             return;
         }
-        const uint32_t f = program_.functionOfObject(program::pointerObject(A(1)));
+        const uint32_t f = program_.functionAt(A(1)); // (checked by the call)
         th.onceInits.push_back({A(0), uint32_t(th.frames.size())});
         if (pushFrame(t, f, nullptr, 0, program::kNoReg, 0, program_.functions[f].atomicSection))
             th.frames.back().reenter = true; // the thread runs init now (step); its return runs the call again
@@ -242,7 +236,10 @@ void Executor::performSyncBuiltin(ThreadId t, const Instr& in, Event& ev) {
         uint32_t count = 0;
         syncWord(A(0), count);
         ev.value = count > 0;
-        if (count == 0) return finish(uint64_t(-1)); // errno (EAGAIN) is not modelled
+        if (count == 0) {
+            setErrno(t, in.imm & program::kTimedCall ? kETIMEDOUT : kEAGAIN);
+            return finish(uint64_t(-1));
+        }
         setSyncWord(A(0), count - 1);
         ++th.effects; // a spin loop's iteration that took a unit is not cut (Interpret.cpp, LoopBack)
         return finish(0);
@@ -250,7 +247,10 @@ void Executor::performSyncBuiltin(ThreadId t, const Instr& in, Event& ev) {
     case Builtin::SemPost: {
         uint32_t count = 0;
         syncWord(A(0), count);
-        if (count == 0x7FFFFFFFu) return finish(uint64_t(-1)); // SEM_VALUE_MAX: EOVERFLOW
+        if (count == 0x7FFFFFFFu) { // SEM_VALUE_MAX
+            setErrno(t, kEOVERFLOW);
+            return finish(uint64_t(-1));
+        }
         setSyncWord(A(0), count + 1);
         return finish(0);
     }

@@ -59,7 +59,15 @@ void describeEventInto(std::string& out, const exec::Executor& ex, const Event& 
     case EventKind::ThreadCreate: out.append("create thread "), appendInt(out, int64_t(e.value)); return;
     case EventKind::ThreadJoin: out.append("join thread "), appendInt(out, int64_t(e.value)); return;
     case EventKind::ProgramExit: out.append("exit("), appendInt(out, int64_t(e.value)), out.append(")"); return;
-    case EventKind::Nondet: out.append("nondet = "), appendInt(out, int64_t(e.value)); return;
+    case EventKind::Nondet:
+        if (e.addr2) { // a timed condition wait's choice (Builtins.cpp, CondWait)
+            const bool timesOut = e.value == program::kTimeOutChoice;
+            out.append("timed wait on ").append(ex.describeAddress(e.addr2));
+            out.append(timesOut ? ": times out" : ": waits for a signal");
+            return;
+        }
+        out.append("nondet = "), appendInt(out, int64_t(e.value));
+        return;
     case EventKind::SemWait: out.append("sem_wait ").append(v); return;
     case EventKind::SemTryWait: out.append("sem_trywait ").append(v).append(e.value ? " (took)" : " (count 0)"); return;
     case EventKind::SemPost: out.append("sem_post ").append(v); return;
@@ -176,6 +184,10 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         if (e.kind == EventKind::ThreadCreate) s.detail = "creates thread " + std::to_string(e.value);
         if (e.kind == EventKind::ThreadJoin) s.detail = "joins thread " + std::to_string(e.value);
         if (e.kind == EventKind::TryLock) s.detail = e.value ? "acquired" : "busy";
+        if (e.kind == EventKind::Nondet && e.addr2) { // a timed condition wait's choice
+            s.variable = names.of(e.addr2);
+            s.detail = e.value == program::kTimeOutChoice ? "times out" : "waits for a signal";
+        }
         if (e.kind == EventKind::SemTryWait) s.detail = e.value ? "took a unit" : "count was 0";
         if (e.kind == EventKind::SemGetValue) s.detail = "count " + std::to_string(e.value);
         if (e.kind == EventKind::BarrierArrive) s.detail = "arrival " + std::to_string(e.value) + " of its round";

@@ -231,7 +231,11 @@ std::optional<Builtin> builtinFor(const std::string& name, const llvm::Function&
         m["cnd_broadcast"] = Builtin::CondBroadcast;
         m["cnd_destroy"] = Builtin::CondDestroy;
         m["call_once"] = Builtin::Once; // (void: no result to write)
-        // Timed acquires are tries that answer ETIMEDOUT (kTimedCall, set where the call is lowered: LowerInstr.cpp).
+        m["tss_create"] = Builtin::KeyCreate; // (thrd_success is 0, as pthread's success)
+        m["tss_delete"] = Builtin::KeyDelete;
+        m["tss_set"] = Builtin::SetSpecific;
+        m["tss_get"] = Builtin::GetSpecific;
+        // Timed acquires are tries that answer ETIMEDOUT (kTimedCall, set where the call is lowered: LowerInstr.cpp)
         m["pthread_mutex_timedlock"] = Builtin::MutexTrylock;
         m["pthread_mutex_clocklock"] = Builtin::MutexTrylock;
         m["mtx_timedlock"] = Builtin::MutexTrylock;
@@ -241,6 +245,10 @@ std::optional<Builtin> builtinFor(const std::string& name, const llvm::Function&
         m["pthread_rwlock_clockrdlock"] = Builtin::RwTryRdLock;
         m["pthread_rwlock_timedwrlock"] = Builtin::RwTryWrLock;
         m["pthread_rwlock_clockwrlock"] = Builtin::RwTryWrLock;
+        // ... and a timed condition wait is a wait that may also time out (Builtins.cpp, CondWait).
+        m["pthread_cond_timedwait"] = Builtin::CondWait;
+        m["pthread_cond_clockwait"] = Builtin::CondWait;
+        m["cnd_timedwait"] = Builtin::CondWait;
         // POSIX spin locks: a mutex whose waiters spin instead of sleeping — the same interleavings and outcomes
         // (a spin that can never take the lock is reported as the deadlock it is). pthread_spin_init's second
         // argument is `pshared`, not an attribute: init and destroy have nothing to do.

@@ -17,6 +17,16 @@ using llvm::cast;
 using llvm::dyn_cast;
 using llvm::isa;
 
+// The timed form of a blocking builtin (Lower.cpp's table maps it to the try, or to the condition wait): marked
+// kTimedCall, whose comment in Program.h says what it does.
+bool isTimedCall(Builtin b, const llvm::Function& callee) {
+    if (b != Builtin::MutexTrylock && b != Builtin::SemTryWait && b != Builtin::RwTryRdLock &&
+        b != Builtin::RwTryWrLock && b != Builtin::CondWait)
+        return false;
+    const llvm::StringRef n = callee.getName();
+    return n.contains("timed") || n.contains("clock");
+}
+
 // Where an alloca's address may flow so that another thread could reach it. Conservative: any use other than
 // as the address of a load/store, pointer arithmetic on it, or a builtin that does not capture its argument.
 bool allocaEscapes(const llvm::Value* v, int depth = 0) {
@@ -138,8 +148,11 @@ private:
                 if (auto* call = dyn_cast<llvm::CallInst>(&i)) {
                     const llvm::Function* callee = call->getCalledFunction();
                     std::optional<Builtin> b = callee ? lookupBuiltin(*callee) : std::nullopt;
+                    // (A timed acquire is a try too; a timed condition wait's timeout is one: an unlock and
+                    // re-lock that leave the mutex as they found it — kTimedCall's comment in Program.h.)
                     if (b && callee->isDeclaration() &&
-                        (*b == Builtin::NoOp || *b == Builtin::MutexTrylock || *b == Builtin::SemTryWait))
+                        (*b == Builtin::NoOp || *b == Builtin::MutexTrylock || *b == Builtin::SemTryWait ||
+                         (*b == Builtin::CondWait && isTimedCall(*b, *callee))))
                         continue;
                 }
                 return false;
@@ -651,12 +664,10 @@ void FunctionLowering::lowerCall(llvm::CallBase& call, uint32_t L) {
         } else if (!call.getType()->isVoidTy()) {
             in.bits = uint8_t(scalarBits(call.getType()));
         }
-        if (callee->getName().starts_with("thrd_") || callee->getName().starts_with("mtx_")) in.imm = kC11Call;
-        if (*b == Builtin::MutexTrylock || *b == Builtin::SemTryWait || *b == Builtin::RwTryRdLock ||
-            *b == Builtin::RwTryWrLock) {
-            const llvm::StringRef n = callee->getName();
-            if (n.contains("timed") || n.contains("clock")) in.imm |= kTimedCall; // (Lower.cpp's table)
-        }
+        if (callee->getName().starts_with("thrd_") || callee->getName().starts_with("mtx_") ||
+            callee->getName().starts_with("cnd_"))
+            in.imm = kC11Call;
+        if (isTimedCall(*b, *callee)) in.imm |= kTimedCall;
         if (*b == Builtin::ThreadLocalAddress) {
             auto* gv = dyn_cast<llvm::GlobalVariable>(call.getArgOperand(0));
             if (!gv) return unsupported("thread-local address", L);

@@ -28,7 +28,15 @@ inline constexpr uint64_t kC11Call = 1;
 // pthread_rwlock_timed*lock and their clock* forms. Time is not modelled, so a timed acquire may time out whenever the
 // object is taken — exactly a try's outcomes over the interleavings (a wait that ends in the acquire is the schedule
 // where the try comes later) — and answers ETIMEDOUT (thrd_timedout) where a try answers EBUSY.
+// A timed condition wait (pthread_cond_timedwait, pthread_cond_clockwait, cnd_timedwait) first chooses, as a nondet
+// event of two outcomes: to time out — it unlocks the mutex and locks it again, two events between which the other
+// threads may run, and answers ETIMEDOUT (thrd_timedout) — or to wait as pthread_cond_wait does. A wait that no
+// signal ever ends is then no deadlock: the timeout's outcome is the same schedule with the wait ended
+// (Executor::timedWaitPhase). The deadline is not compared with the clock, which stands still.
 inline constexpr uint64_t kTimedCall = 2;
+// The timed condition wait's outcome that times out: choice 0, the one an executor's runs of a thread alone take
+// (Executor::spinsForever), for which the timeout is a try that failed.
+inline constexpr uint32_t kTimeOutChoice = 0;
 
 enum class Op : uint8_t {
     // Integer binary ops on `bits`-wide values: dst = a op b.
@@ -158,6 +166,11 @@ struct Program {
     uint32_t functionOfObject(uint32_t obj) const {
         uint32_t first = uint32_t(globals.size()) + 1;
         return obj >= first && obj < first + functions.size() ? obj - first : ~0u;
+    }
+    // The function a function pointer points to — at offset 0 of a function's object — or ~0u. It may be only
+    // declared (an external function): each caller decides what that is.
+    uint32_t functionAt(uint64_t ptr) const {
+        return pointerOffset(ptr) == 0 ? functionOfObject(pointerObject(ptr)) : ~0u;
     }
     report::SourceLocation sourceLocation(uint32_t loc) const;
     void sourceLocationInto(uint32_t loc, report::SourceLocation& out) const; // reuses out's strings

@@ -66,8 +66,9 @@ void qporAgreesWithDfs(GeneratorFlags flags, int programs) {
                 // dfs counts no trace for a run that a cut ends (core/explore/dfs: complete, error and deadlocked
                 // runs only), qpor counts its configuration as blocked: only its complete and error ones compare.
                 // (A widened section may add executions: nothing to compare then.)
-                // Nor for a run whose atomic section blocks (a wait inside it: the execution is infeasible).
-                if (flags.cuts || flags.syncInSections) {
+                // Nor for a run whose atomic section blocks (a wait inside it: the execution is infeasible). A timed
+                // wait's loop is a spin loop, cut when an iteration timed out and found the flag unchanged.
+                if (flags.cuts || flags.syncInSections || flags.timedWaits) {
                     if (!widened) {
                         ASSERT_LE(q.stats.executions, *dfs.stats.mazurkiewiczTraces);
                     }
@@ -238,6 +239,11 @@ TEST(Differential, QporModesAgreeWithDfsWithOnce) { qporAgreesWithDfs({.condVars
 
 // ... and with pthread_once as the only extra statements.
 TEST(Differential, QporModesAgreeWithDfsWithOnceAlone) { qporAgreesWithDfs({.once = true}, 150); }
+
+// ... and timed condition waits, which may time out at any point (Program.h, kTimedCall).
+TEST(Differential, QporModesAgreeWithDfsWithTimedConditionWaits) {
+    qporAgreesWithDfs({.condVars = true, .timedWaits = true}, 150);
+}
 
 // All the synchronisation objects together, with condition variables.
 TEST(Differential, QporModesAgreeWithDfsWithEverySynchronisationObject) {

@@ -36,6 +36,22 @@ inline std::string safeOutput(const std::string& src, const Options& o = {}) {
     return output(r);
 }
 
+// Checks a program that must be safe in each of the three explorers.
+inline void expectSafeInEveryExplorer(const std::string& src) {
+    for (const char* algo : {"dfs", "qpor", "vhb"}) {
+        SCOPED_TRACE(algo);
+        report::CheckResult r = checkSource(src, withAlgorithm(algo));
+        EXPECT_EQ(r.verdict, Verdict::Safe) << (r.errors.empty() ? "" : r.errors[0].message);
+        EXPECT_TRUE(r.errors.empty());
+    }
+}
+
+// `program` with its (first) `placeholder` replaced by `text`: one test's variants of a program.
+inline std::string substituted(std::string program, const std::string& placeholder, const std::string& text) {
+    program.replace(program.find(placeholder), placeholder.size(), text);
+    return program;
+}
+
 // The first reported error of the given kind, or null.
 inline const report::ErrorReport* findError(const report::CheckResult& r, ErrorKind k) {
     for (const auto& e : r.errors)

@@ -34,7 +34,7 @@ TEST(ExecOnce, InitRunsOnceAndLaterCallersWaitForIt) {
     expectCompleteExploration(dfs, Verdict::Safe, {}, dfs.stats.executions, 1);
     EXPECT_EQ(dfs.stats.mazurkiewiczTraces.value_or(0), 6u);
     for (const char* alt : {"optimal", "k1", "sdpor"}) {
-        Options o{.algorithm = "qpor"};
+        Options o = withAlgorithm("qpor");
         o.explore.alt = alt;
         auto q = checkSource(kThreeWorkers, o);
         expectCompleteExploration(q, Verdict::Safe, {}, 6, 1);
@@ -107,7 +107,7 @@ TEST(ExecOnce, CallOnce) {
     auto dfs = checkSource(src);
     expectCompleteExploration(dfs, Verdict::Safe, {}, dfs.stats.executions, 1);
     EXPECT_EQ(dfs.stats.mazurkiewiczTraces.value_or(0), 2u);
-    auto q = checkSource(src, {.algorithm = "qpor"});
+    auto q = checkSource(src, withAlgorithm("qpor"));
     expectCompleteExploration(q, Verdict::Safe, {}, 2, 1);
 }
 
@@ -125,7 +125,7 @@ TEST(ExecOnce, InitThatCallsItsOwnOnceDeadlocks) {
             return 0;
         })";
     for (const char* algo : {"dfs", "qpor"}) {
-        auto r = checkSource(src, {.algorithm = algo});
+        auto r = checkSource(src, withAlgorithm(algo));
         const auto* e = expectError(r, ErrorKind::Deadlock, lineOf(src, "L:again"));
         ASSERT_NE(e, nullptr) << algo;
         EXPECT_NE(e->message.find("thread 0 waits in pthread_once on `once` for the init routine thread 0 is running"),
@@ -168,7 +168,7 @@ TEST(ExecOnce, OnceObjectOutOfBounds) {
 // vhb does not model it (the flag is in bytes no event of a class holds): it hands the program over to dfs, with a
 // note saying why.
 TEST(ExecOnce, VhbHandsItToDfs) {
-    auto v = checkSource(kThreeWorkers, {.algorithm = "vhb"});
+    auto v = checkSource(kThreeWorkers, withAlgorithm("vhb"));
     EXPECT_EQ(v.algorithm, "dfs");
     ASSERT_EQ(v.notes.size(), 1u);
     EXPECT_NE(v.notes[0].find("pthread_once"), std::string::npos) << v.notes[0];

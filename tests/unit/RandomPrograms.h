@@ -90,6 +90,9 @@ struct GeneratorFlags {
     // ... and pthread_once on o0 and o1: init0 increments x0 (under m0's critical section when there is one, a lock
     // taken inside init), init1 bumps a0 and calls pthread_once on o0 (a nested once); callers read x0 afterwards.
     bool once = false;
+    // ... and (with condVars) timed waits on the condition variable, which may time out at any point: one that waits
+    // at most once and stores what it answered, and one in the flag-taking loop (a spin loop while it times out).
+    bool timedWaits = false;
 };
 
 struct Generator {
@@ -118,7 +121,7 @@ struct Generator {
                     (flags.cas ? 4 : 0) + (flags.wideCas ? 3 : 0) + (flags.exits ? 1 : 0) +
                     (flags.casInSections ? 1 : 0) + (flags.casPartial ? 2 : 0) + (flags.threadApi ? 4 : 0) +
                     (flags.spinAttempts ? 3 : 0) + (flags.semaphores ? 4 : 0) + (flags.rwlocks ? 5 : 0) +
-                    (flags.barriers ? 2 : 0) + (flags.once ? 2 : 0);
+                    (flags.barriers ? 2 : 0) + (flags.once ? 2 : 0) + (flags.timedWaits ? 2 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
@@ -135,6 +138,7 @@ struct Generator {
         if (!flags.semaphores && k >= 46) k += 4;
         if (!flags.rwlocks && k >= 50) k += 5;
         if (!flags.barriers && k >= 55) k += 2;
+        if (!flags.once && k >= 57) k += 2;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
         if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word access of the heap pair
@@ -329,6 +333,14 @@ struct Generator {
             break;
         case 57: emit("  pthread_once(&o" + std::to_string(pick(2)) + ", init" + std::to_string(pick(2)) + ");"); break;
         case 58: emit("  pthread_once(&o0, init0); " + local() + " = x0;"); break;
+        case 59: // ETIMEDOUT (110), 0 when signalled, or -1 when the flag was set: into a shared int
+            emit("  pthread_mutex_lock(&cm); " + var() + " = ready == 0 ? pthread_cond_timedwait(&cv, &cm, &ts0) : -1; "
+                 "pthread_mutex_unlock(&cm);");
+            break;
+        case 60:
+            emit("  pthread_mutex_lock(&cm); while (ready == 0) pthread_cond_timedwait(&cv, &cm, &ts0); ready = 0; "
+                 "pthread_mutex_unlock(&cm);");
+            break;
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
         case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
         case 2: // waits for a signal and takes the flag (a deadlock when nobody sets it)
@@ -466,6 +478,7 @@ struct Generator {
         if (flags.condVars) {
             emit("pthread_mutex_t cm = PTHREAD_MUTEX_INITIALIZER; pthread_cond_t cv = PTHREAD_COND_INITIALIZER;");
             emit("int ready;");
+            if (flags.timedWaits) emit("struct timespec ts0;");
         }
         if (flags.heap) emit("int *hp;");
         if (flags.memory) {

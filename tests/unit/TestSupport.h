@@ -12,6 +12,12 @@ struct Options {
     std::vector<std::string> flags;
     explore::ExploreOptions explore;
 };
+// The options with this explorer and nothing else changed.
+inline Options withAlgorithm(std::string algorithm) {
+    Options o;
+    o.algorithm = std::move(algorithm);
+    return o;
+}
 
 // Compiles and explores `source` (named test.c). Fails the current test if it does not compile.
 report::CheckResult checkSource(const std::string& source, const Options& o = {});

@@ -180,6 +180,13 @@ TEST(VhbDifferential, FirstPassAgreesWithDfsWithConditionVariablesCutsAndFree) {
     firstPassAgreesWithDfs(flags, 400, "condition variables, heap, free, assumes, spin loops");
 }
 
+TEST(VhbDifferential, FirstPassAgreesWithDfsWithTimedConditionWaits) {
+    GeneratorFlags flags;
+    flags.condVars = true;
+    flags.timedWaits = true;
+    firstPassAgreesWithDfs(flags, 200, "condition variables with timed waits");
+}
+
 // A race no execution runs back to back (core/explore/vhb/DESIGN.md "Data races"): here (the random program of seed
 // 555791) t1's section at line 24 writes x0 only when it reads x2 != 1, i.e. after t0 wrote x2 at line 15 — after
 // t0's racing write of x0 at line 13. No synchronisation orders line 13 before line 24 (x2 is a plain int), so

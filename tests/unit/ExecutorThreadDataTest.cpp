@@ -1,0 +1,186 @@
+// Each thread's own data: errno (core/exec/Executor.h, errnoAddress), an int whose accesses are no events, which
+// the semaphore builtins that answer -1 set as glibc's do; and thread-specific data (pthread_key_*, C11's tss_*:
+// Builtins.cpp, KeyCreate), whose key is a write of its number into the key variable and whose values are each
+// thread's own.
+#include <gtest/gtest.h>
+
+#include "tests/unit/ExecTestUtil.h"
+
+using namespace skein::test;
+
+namespace {
+
+// Two threads write and read errno at once: no race (each has its own), and each reads what it wrote.
+TEST(ExecErrno, EachThreadHasItsOwn) {
+    const char* src = R"(
+        #include <assert.h>
+        #include <errno.h>
+        #include <pthread.h>
+        void *worker(void *a) {
+            errno = 7;
+            assert(errno == 7);
+            return 0;
+        }
+        int main() {
+            pthread_t t;
+            errno = 0;
+            pthread_create(&t, 0, worker, 0);
+            errno = 5;
+            int mine = errno;
+            pthread_join(t, 0);
+            assert(mine == 5 && errno == 5);
+            return 0;
+        })";
+    expectSafeInEveryExplorer(src);
+    // Nothing in errno is shared: the two threads' writes do not even order their executions (one trace).
+    expectCompleteExploration(checkSource(src), Verdict::Safe, {}, 1, 1);
+}
+
+// sem_trywait on an empty semaphore answers -1 with EAGAIN, sem_timedwait with ETIMEDOUT, sem_init above
+// SEM_VALUE_MAX with EINVAL; a call that succeeds leaves errno as it was.
+TEST(ExecErrno, SemaphoresSetItWhenTheyFail) {
+    EXPECT_EQ(safeOutput(R"(
+        #include <errno.h>
+        #include <semaphore.h>
+        #include <stdio.h>
+        #include <time.h>
+        sem_t s, big;
+        int main() {
+            struct timespec ts = {1, 0};
+            sem_init(&s, 0, 0);
+            int a = sem_trywait(&s), ea = errno;
+            int b = sem_timedwait(&s, &ts), eb = errno;
+            errno = 0;
+            sem_post(&s);
+            int c = sem_trywait(&s), ec = errno;
+            int d = sem_init(&big, 0, 0x80000000u), ed = errno;
+            printf("%d %d %d %d %d %d %d %d\n", a, ea == EAGAIN, b, eb == ETIMEDOUT, c, ec, d, ed == EINVAL);
+            return 0;
+        })"),
+              "-1 1 -1 1 0 0 -1 1\n");
+}
+
+// A thread's errno is no shared memory: its accesses are not steps of a trace (only the shared `x` is).
+TEST(ExecErrno, ItsAccessesAreNoEvents) {
+    const char* src = R"(
+        #include <assert.h>
+        #include <errno.h>
+        #include <pthread.h>
+        int x;
+        void *worker(void *a) {
+            errno = 1;
+            x = errno;
+            return 0;
+        }
+        int main() {
+            pthread_t t;
+            pthread_create(&t, 0, worker, 0);
+            pthread_join(t, 0);
+            errno = 2;
+            assert(x == errno); // L:assert
+            return 0;
+        })";
+    const auto* e = expectError(checkSource(src), ErrorKind::Assertion, lineOf(src, "L:assert"));
+    ASSERT_NE(e, nullptr);
+    for (const auto& step : e->trace) EXPECT_NE(step.variable, "errno") << step.operation;
+    bool wroteX = false;
+    for (const auto& step : e->trace) wroteX = wroteX || (step.operation == "write" && step.variable == "x");
+    EXPECT_TRUE(wroteX);
+}
+
+// Each thread has its own value for a key, NULL until it sets one; main's value survives the worker's.
+TEST(ExecKeys, EachThreadHasItsOwnValue) {
+    const char* src = R"(
+        #include <assert.h>
+        #include <pthread.h>
+        pthread_key_t key;
+        int a, b;
+        void *worker(void *arg) {
+            assert(pthread_getspecific(key) == 0);
+            assert(pthread_setspecific(key, &b) == 0);
+            assert(pthread_getspecific(key) == &b);
+            return 0;
+        }
+        int main() {
+            pthread_t t;
+            assert(pthread_key_create(&key, 0) == 0);
+            pthread_setspecific(key, &a);
+            pthread_create(&t, 0, worker, 0);
+            assert(pthread_getspecific(key) == &a);
+            pthread_join(t, 0);
+            assert(pthread_getspecific(key) == &a);
+            pthread_key_delete(key);
+            return 0;
+        })";
+    expectSafeInEveryExplorer(src);
+}
+
+// The key's number is written into the key variable as a store is: a worker that reads the variable while main
+// creates the key races with it (and may read the key before it exists).
+TEST(ExecKeys, CreatingAKeyWritesItsVariable) {
+    const char* src = R"(
+        #include <pthread.h>
+        pthread_key_t key;
+        int v;
+        void *worker(void *arg) {
+            pthread_setspecific(key, &v); // L:use
+            return 0;
+        }
+        int main() {
+            pthread_t t;
+            pthread_create(&t, 0, worker, 0);
+            pthread_key_create(&key, 0); // L:create
+            pthread_join(t, 0);
+            return 0;
+        })";
+    for (const char* algo : {"dfs", "qpor", "vhb"}) {
+        SCOPED_TRACE(algo);
+        auto r = checkSource(src, withAlgorithm(algo));
+        const auto* e = findError(r, ErrorKind::DataRace);
+        ASSERT_NE(e, nullptr) << (r.errors.empty() ? "no error" : r.errors[0].message);
+        EXPECT_NE(e->message.find("`key`"), std::string::npos) << e->message;
+        const uint32_t use = lineOf(src, "L:use"), create = lineOf(src, "L:create");
+        ASSERT_TRUE(e->otherLocation.has_value());
+        EXPECT_TRUE((e->location.line == use && e->otherLocation->line == create) ||
+                    (e->location.line == create && e->otherLocation->line == use))
+            << e->message;
+    }
+}
+
+// C11's tss_* are the same; a destructor is refused (not modelled), at the call.
+TEST(ExecKeys, C11AndDestructors) {
+    EXPECT_EQ(safeOutput(R"(
+        #include <stdio.h>
+        #include <threads.h>
+        tss_t k1, k2;
+        int x = 5, y = 6;
+        int worker(void *arg) { return tss_get(k1) == 0 && tss_set(k1, &y) == thrd_success && tss_get(k1) == &y; }
+        int main() {
+            thrd_t t;
+            int ok = 0;
+            tss_create(&k1, 0);
+            tss_create(&k2, 0);
+            tss_set(k1, &x);
+            thrd_create(&t, worker, 0);
+            thrd_join(t, &ok);
+            printf("%d %d %d %d\n", ok, *(int *)tss_get(k1), tss_get(k2) == 0, k1 != k2);
+            tss_delete(k1);
+            return 0;
+        })"),
+              "1 5 1 1\n");
+    const char* src = R"(
+        #include <pthread.h>
+        #include <stdlib.h>
+        pthread_key_t key;
+        int main() {
+            return pthread_key_create(&key, free); // L:create
+        })";
+    auto r = checkSource(src);
+    EXPECT_EQ(r.verdict, Verdict::Bounded);
+    const auto* e = findError(r, ErrorKind::Unsupported);
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->location.line, lineOf(src, "L:create"));
+    EXPECT_NE(e->message.find("pthread_key_create with a destructor"), std::string::npos) << e->message;
+}
+
+} // namespace
