@@ -243,7 +243,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         ev.addr = target;
         return pending(ev);
     }
-    case Builtin::ThreadExit: finishThread(t, A(0)); return false;
+    case Builtin::ThreadExit: finishThread(t, A(0)); return !th.finished; // (or it runs a key's destructor)
     case Builtin::ThreadSelf: return done(t + 1);
     case Builtin::ThreadEqual: return done(A(0) == A(1));
     case Builtin::ThreadDetach: {
@@ -376,17 +376,25 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     }
     case Builtin::ErrnoLocation: return done(errnoAddress(t));
     case Builtin::KeyCreate: { // key(*A(0)): a write of the key's number, an event when the variable is shared
-        if (A(1)) {
-            unsupported(t, "pthread_key_create with a destructor (destructors at thread exit are not modelled)");
-            return false;
+        if (A(1)) { // the destructor: a function of the program (a library function's pointer is a wrapper's)
+            const uint32_t f = program_.functionAt(A(1));
+            if (f == ~0u) {
+                fail(t, report::ErrorKind::PthreadMisuse, "pthread_key_create with an invalid destructor");
+                return false;
+            }
+            if (!program_.functions[f].defined) {
+                unsupported(t, "pthread_key_create with destructor `" + program_.functions[f].name +
+                                   "`, an external function Skein has no model of");
+                return false;
+            }
         }
         uint8_t* bytes = objectBytes(A(0), 4);
         if (!bytes) return false;
-        const uint32_t key = uint32_t(t) * kKeysPerThread + th.keysCreated;
-        if (th.keysCreated + 1 >= kKeysPerThread) return done(kEAGAIN); // PTHREAD_KEYS_MAX is 1024 too
+        const uint32_t key = uint32_t(t) * kKeysPerThread + uint32_t(th.keyDestructors.size());
+        if (th.keyDestructors.size() + 1 >= kKeysPerThread) return done(kEAGAIN); // PTHREAD_KEYS_MAX is 1024 too
         if (!sharedRange(A(0))) {
             std::memcpy(bytes, &key, 4);
-            ++th.keysCreated;
+            th.keyDestructors.push_back(A(1) ? program_.functionAt(A(1)) : ~0u);
             return done(0);
         }
         Event ev;
@@ -396,7 +404,9 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         ev.value = key;
         return pending(ev);
     }
-    case Builtin::KeyDelete: return done(0); // (no destructor runs: POSIX's pthread_key_delete runs none either)
+    // POSIX's pthread_key_delete runs no destructor; Skein's does not keep one from running later either (a thread
+    // that exits after it runs its destructor: that would make the delete an event every exit depends on).
+    case Builtin::KeyDelete: return done(0);
     case Builtin::SetSpecific:
     case Builtin::GetSpecific: {
         const uint32_t key = uint32_t(A(0));
@@ -589,7 +599,7 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         if (!bytes) return;
         const uint32_t key = uint32_t(ev.value);
         std::memcpy(bytes, &key, 4);
-        ++th.keysCreated;
+        th.keyDestructors.push_back(A(1) ? program_.functionAt(A(1)) : ~0u);
         return finish(0);
     }
     case Builtin::ThreadCreate: {

@@ -291,10 +291,14 @@ void Executor::setPending(ThreadId t, const Event& ev, uint32_t choices) {
 
 uint32_t Executor::currentLoc(ThreadId t) const {
     const Thread& th = *threads_[t];
-    if (th.frames.empty()) return 0;
-    const Frame& f = th.frames.back();
-    const program::Function& fn = program_.functions[f.func];
-    return f.pc < fn.locs.size() ? fn.locs[f.pc] : fn.loc;
+    // Code without a source location (a library function's wrapper, Lower.cpp) is placed where it was called: at
+    // its caller's call, or for a key's destructor where the thread exited.
+    for (auto f = th.frames.rbegin(); f != th.frames.rend(); ++f) {
+        const program::Function& fn = program_.functions[f->func];
+        if (const uint32_t loc = f->pc < fn.locs.size() ? fn.locs[f->pc] : fn.loc) return loc;
+        if (f->destructor) return th.exitLoc;
+    }
+    return 0;
 }
 
 const Event& Executor::step(ThreadId t, uint32_t choice) {
@@ -390,6 +394,7 @@ ThreadId Executor::createThread(ThreadId parent, uint32_t func, uint64_t arg) {
 
 void Executor::finishThread(ThreadId t, uint64_t retval, bool programExit) {
     Thread& th = *threads_[t];
+    if (th.frames.empty() || !th.frames.front().destructor) th.exitLoc = currentLoc(t);
     while (!th.frames.empty()) {
         // Unwind (pthread_exit from a nested call): stack objects die, atomic sections end. At a program exit
         // the stack stays: other threads may still use what main passed them.
@@ -400,6 +405,9 @@ void Executor::finishThread(ThreadId t, uint64_t retval, bool programExit) {
                 if (Object* o = memory_.object(th.stackObjects[k])) o->alive = false;
         th.stackObjects.resize(f.stackObjectBase);
     }
+    // (At a program exit — main's return, exit() — no destructor runs: POSIX runs them for pthread_exit and the
+    // return of a thread's start routine only.)
+    if (!programExit && runKeyDestructor(t, retval)) return;
     th.atomicDepth = 0;
     if (exclusive_ == t) exclusive_ = model::kNoThread;
     th.finished = true;
@@ -410,6 +418,27 @@ void Executor::finishThread(ThreadId t, uint64_t retval, bool programExit) {
         exitRequested_ = true;
         th.endedProgram = true;
     }
+}
+
+bool Executor::runKeyDestructor(ThreadId t, uint64_t retval) {
+    Thread& th = *threads_[t];
+    // POSIX: while some key with a destructor has a value, a round of destructors, at most
+    // PTHREAD_DESTRUCTOR_ITERATIONS (4) rounds; one destructor call per value a round found.
+    if (th.destructorCalls >= 4 * th.specific.size()) return false;
+    for (auto& [key, value] : th.specific) {
+        const uint32_t creator = key / kKeysPerThread, index = key % kKeysPerThread;
+        if (!value || creator >= threads_.size() || index >= threads_[creator]->keyDestructors.size()) continue;
+        const uint32_t f = threads_[creator]->keyDestructors[index];
+        if (f == ~0u) continue;
+        const uint64_t arg = value;
+        value = 0; // (before the call, as POSIX says)
+        ++th.destructorCalls;
+        th.retval = retval;
+        if (pushFrame(t, f, &arg, 1, program::kNoReg, 0, program_.functions[f].atomicSection))
+            th.frames.back().destructor = true;
+        return true;
+    }
+    return false;
 }
 
 void Executor::stopThread(ThreadId t) {

@@ -307,6 +307,9 @@ private:
     // The address of thread t's errno: an int of its own, made at its first use, whose accesses are no events (no
     // other thread reaches it). `setErrno` is what a failing builtin leaves in it.
     uint64_t errnoAddress(ThreadId t);
+    // Thread t exits (unwound, not at a program exit): the next destructor of a key it holds a value for starts
+    // as a call (Frame::destructor), or false when none is left to run.
+    bool runKeyDestructor(ThreadId t, uint64_t retval);
     void setErrno(ThreadId t, uint32_t value);
     void performBuiltin(ThreadId t, const program::Instr& in, uint32_t choice, Event& ev);
     void accessRanges(const program::Instr& in, const uint64_t* regs, const program::Function& fn, Event& ev);

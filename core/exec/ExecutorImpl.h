@@ -16,6 +16,9 @@ struct Executor::Frame {
     // Its return leaves the caller's pc where it is, so that the caller's instruction runs again: pthread_once's
     // init routine, after which the call releases the once object (SyncBuiltins.cpp, Builtin::Once).
     bool reenter = false;
+    // A thread-specific data destructor the thread runs as it exits: its return goes on with the exit
+    // (Executor::finishThread), whose return value the thread keeps meanwhile (Thread::retval).
+    bool destructor = false;
     uint32_t loopBase = 0;        // index of this frame's first loop counter in Thread::loopCounters
     uint32_t stackObjectBase = 0; // index of this frame's first object in Thread::stackObjects
 };
@@ -29,10 +32,13 @@ struct Executor::Thread {
     std::vector<uint32_t> stackObjects;
     std::vector<std::pair<uint32_t, uint64_t>> tls; // thread-local global index → this thread's copy
     uint64_t errnoObject = 0; // the address of this thread's errno, once it used it (Executor::errnoAddress)
-    // Thread-specific data: this thread's value per key (pthread_setspecific), and the keys it created, which number
-    // them: key = thread × kKeysPerThread + its count, the same in every interleaving.
+    // Thread-specific data: this thread's value per key (pthread_setspecific); the destructor function of each key
+    // it created (~0u: none), which numbers them: key = thread × kKeysPerThread + its index here, the same in every
+    // interleaving; and the destructors it ran as it exited (at most PTHREAD_DESTRUCTOR_ITERATIONS rounds).
     std::vector<std::pair<uint32_t, uint64_t>> specific;
-    uint32_t keysCreated = 0;
+    std::vector<uint32_t> keyDestructors;
+    uint32_t destructorCalls = 0;
+    uint32_t exitLoc = 0; // where it returned from its start routine or called pthread_exit (its destructors' place)
     std::vector<std::pair<uint64_t, uint32_t>> readHolds; // reader-writer lock → read locks this thread holds
     auto readHold(uint64_t lock) {
         return std::find_if(readHolds.begin(), readHolds.end(), [&](const auto& h) { return h.first == lock; });

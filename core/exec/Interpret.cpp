@@ -422,6 +422,11 @@ void Executor::run(ThreadId t) {
                 uint64_t ret[8] = {0};
                 uint32_t slots = in.a == program::kNoReg ? 0 : std::min<uint32_t>(in.aux ? in.aux : 1, 8);
                 for (uint32_t k = 0; k < slots; ++k) ret[k] = R[in.a + k];
+                if (th.frames.size() == 1 && fr->destructor) { // a key's destructor returned: the exit goes on
+                    finishThread(t, th.retval);
+                    if (th.finished || th.stopped) return;
+                    break; // the next destructor
+                }
                 if (th.frames.size() == 1) {
                     if (t == 0) {
                         // main returns: exit(ret) ends every thread. A visible event: it is ordered
@@ -434,7 +439,8 @@ void Executor::run(ThreadId t) {
                         return;
                     }
                     finishThread(t, ret[0]);
-                    return;
+                    if (th.finished || th.stopped) return;
+                    break; // a key's destructor runs first
                 }
                 popFrame(t, ret, slots);
                 break; // frame changed

@@ -5,10 +5,13 @@
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Operator.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
+#include <algorithm>
 #include <cstring>
+#include <map>
 
 #include "core/program/LowerImpl.h"
 
@@ -297,6 +300,37 @@ std::optional<Builtin> builtinFor(const std::string& name, const llvm::Function&
     return it->second;
 }
 
+// A library function Skein models (a builtin) whose address the program takes — `pthread_key_create(&k, free)`,
+// a table of function pointers — gets a wrapper a call through a pointer can run: a defined function whose body
+// calls the builtin directly, lowered as any direct call. Every use of the builtin but a direct call's is redirected
+// to it. (Not for variadic builtins, printf's kind: a wrapper could not pass their arguments on.)
+// Returns each wrapper with the builtin's name, which it takes in the program (LLVM's name for it has a suffix).
+std::map<const llvm::Function*, std::string> wrapAddressTakenBuiltins(llvm::Module& m) {
+    auto directCall = [](const llvm::Use& u) {
+        const auto* call = llvm::dyn_cast<llvm::CallBase>(u.getUser());
+        return call && call->isCallee(&u);
+    };
+    std::vector<llvm::Function*> taken;
+    for (llvm::Function& f : m)
+        if (f.isDeclaration() && !f.isIntrinsic() && !f.isVarArg() && builtinFor(f.getName().str(), f) &&
+            std::any_of(f.use_begin(), f.use_end(), [&](const llvm::Use& u) { return !directCall(u); }))
+            taken.push_back(&f);
+    std::map<const llvm::Function*, std::string> wrappers;
+    for (llvm::Function* f : taken) {
+        llvm::Function* w = llvm::Function::Create(f->getFunctionType(), llvm::GlobalValue::InternalLinkage,
+                                                   f->getName(), m);
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(m.getContext(), "", w));
+        std::vector<llvm::Value*> args;
+        for (llvm::Argument& a : w->args()) args.push_back(&a);
+        llvm::CallInst* call = b.CreateCall(f, args);
+        if (w->getReturnType()->isVoidTy()) b.CreateRetVoid();
+        else b.CreateRet(call);
+        f->replaceUsesWithIf(w, [&](llvm::Use& u) { return !directCall(u); });
+        wrappers[w] = f->getName().str();
+    }
+    return wrappers;
+}
+
 void promoteScalars(llvm::Function& f) {
     if (f.isDeclaration()) return;
     llvm::DominatorTree dt(f);
@@ -317,6 +351,7 @@ std::expected<Program, LowerError> lower(frontend::CompiledModule& compiled) {
     ModuleContext mc{m, m.getDataLayout(), program};
     program.locations.push_back({}); // 0 = unknown
     program.files.push_back("");
+    const std::map<const llvm::Function*, std::string> wrappers = wrapAddressTakenBuiltins(m);
 
     // Globals first: their object ids are needed to evaluate constants.
     for (llvm::GlobalVariable& gv : m.globals()) {
@@ -333,7 +368,8 @@ std::expected<Program, LowerError> lower(frontend::CompiledModule& compiled) {
     for (llvm::Function& f : m) {
         mc.functionIndex[&f] = uint32_t(program.functions.size());
         Function fn;
-        fn.name = f.getName().str();
+        auto wrapper = wrappers.find(&f);
+        fn.name = wrapper != wrappers.end() ? wrapper->second : f.getName().str();
         fn.defined = !f.isDeclaration();
         fn.variadic = f.isVarArg();
         fn.atomicSection = fn.name.rfind("__VERIFIER_atomic_", 0) == 0 && fn.name != "__VERIFIER_atomic_begin" &&

@@ -245,6 +245,9 @@ TEST(Differential, QporModesAgreeWithDfsWithTimedConditionWaits) {
     qporAgreesWithDfs({.condVars = true, .timedWaits = true}, 150);
 }
 
+// ... and a thread-specific data key whose destructor runs at the workers' exits.
+TEST(Differential, QporModesAgreeWithDfsWithKeyDestructors) { qporAgreesWithDfs({.keys = true}, 150); }
+
 // All the synchronisation objects together, with condition variables.
 TEST(Differential, QporModesAgreeWithDfsWithEverySynchronisationObject) {
     qporAgreesWithDfs({.condVars = true, .semaphores = true, .rwlocks = true, .barriers = true}, 150);

@@ -93,6 +93,9 @@ struct GeneratorFlags {
     // ... and (with condVars) timed waits on the condition variable, which may time out at any point: one that waits
     // at most once and stores what it answered, and one in the flag-taking loop (a spin loop while it times out).
     bool timedWaits = false;
+    // ... and a thread-specific data key k0 that main creates first, with a destructor that adds to a1 and to x0
+    // (unlocked: its runs race with each other and with the workers); workers set and read their value.
+    bool keys = false;
 };
 
 struct Generator {
@@ -121,7 +124,8 @@ struct Generator {
                     (flags.cas ? 4 : 0) + (flags.wideCas ? 3 : 0) + (flags.exits ? 1 : 0) +
                     (flags.casInSections ? 1 : 0) + (flags.casPartial ? 2 : 0) + (flags.threadApi ? 4 : 0) +
                     (flags.spinAttempts ? 3 : 0) + (flags.semaphores ? 4 : 0) + (flags.rwlocks ? 5 : 0) +
-                    (flags.barriers ? 2 : 0) + (flags.once ? 2 : 0) + (flags.timedWaits ? 2 : 0);
+                    (flags.barriers ? 2 : 0) + (flags.once ? 2 : 0) + (flags.timedWaits ? 2 : 0) +
+                    (flags.keys ? 2 : 0);
         if (!kinds || pick(4)) return false;
         int k = pick(kinds);
         if (!flags.condVars) k += 5;
@@ -139,6 +143,7 @@ struct Generator {
         if (!flags.rwlocks && k >= 50) k += 5;
         if (!flags.barriers && k >= 55) k += 2;
         if (!flags.once && k >= 57) k += 2;
+        if (!flags.timedWaits && k >= 59) k += 2;
         auto v = [&] { return std::to_string(pick(3)); };
         auto local = [&] { return "int r" + std::to_string(locals++); };
         if (flags.syncInSections && k >= 5 && k < 8 && pick(4) == 0) { // a multi-word access of the heap pair
@@ -341,6 +346,8 @@ struct Generator {
             emit("  pthread_mutex_lock(&cm); while (ready == 0) pthread_cond_timedwait(&cv, &cm, &ts0); ready = 0; "
                  "pthread_mutex_unlock(&cm);");
             break;
+        case 61: emit("  pthread_setspecific(k0, " + std::string(pick(3) ? "&x0" : "0") + ");"); break;
+        case 62: emit("  " + local() + " = pthread_getspecific(k0) != 0;"); break;
         case 0: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_signal(&cv); pthread_mutex_unlock(&cm);"); break;
         case 1: emit("  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);"); break;
         case 2: // waits for a signal and takes the flag (a deadlock when nobody sets it)
@@ -497,6 +504,10 @@ struct Generator {
         if (flags.semaphores) emit("sem_t s0, s1;");
         if (flags.rwlocks) emit("pthread_rwlock_t l0 = PTHREAD_RWLOCK_INITIALIZER;");
         if (flags.barriers) emit("pthread_barrier_t b0;");
+        if (flags.keys) {
+            emit("pthread_key_t k0;");
+            emit("void kd(void *v) { atomic_fetch_add(&a1, 1); x0 = *(int *)v + 1; }");
+        }
         if (flags.once) {
             // (Two calls on one object with different routines are allowed: the first one's runs.)
             emit("pthread_once_t o0 = PTHREAD_ONCE_INIT, o1 = PTHREAD_ONCE_INIT;");
@@ -539,6 +550,7 @@ struct Generator {
             emit("  sem_init(&s0, 0, " + k0 + "); sem_init(&s1, 0, " + k1 + ");");
         }
         if (flags.barriers) emit("  pthread_barrier_init(&b0, 0, " + std::to_string(threads) + ");");
+        if (flags.keys) emit("  pthread_key_create(&k0, kd);");
         // Sometimes a create or a join happens inside an atomic section, with an access next to it.
         for (int t = 0; t < threads; ++t) {
             std::string create = "pthread_create(&h[" + std::to_string(t) + "], 0, t" + std::to_string(t) + ", 0);";

@@ -187,6 +187,12 @@ TEST(VhbDifferential, FirstPassAgreesWithDfsWithTimedConditionWaits) {
     firstPassAgreesWithDfs(flags, 200, "condition variables with timed waits");
 }
 
+TEST(VhbDifferential, FirstPassAgreesWithDfsWithKeyDestructors) {
+    GeneratorFlags flags;
+    flags.keys = true;
+    firstPassAgreesWithDfs(flags, 200, "thread-specific data with a destructor");
+}
+
 // A race no execution runs back to back (core/explore/vhb/DESIGN.md "Data races"): here (the random program of seed
 // 555791) t1's section at line 24 writes x0 only when it reads x2 != 1, i.e. after t0 wrote x2 at line 15 — after
 // t0's racing write of x0 at line 13. No synchronisation orders line 13 before line 24 (x2 is a plain int), so
