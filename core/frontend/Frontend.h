@@ -40,6 +40,12 @@ struct CompileFailure {
     std::vector<report::Diagnostic> diagnostics; // at least one error
 };
 
+// The library functions Skein models in C (core/frontend/models/libc.c), which compile() links into a program that
+// calls them and does not define them; and, compiled, the functions the models file defines (a test holds the two
+// equal, so that the list cannot drift from the file).
+const std::vector<std::string>& libcModelNames();
+std::vector<std::string> libcModelsDefined();
+
 // Thread-safe: each call has its own compiler instance and context.
 std::expected<CompiledModule, CompileFailure> compile(const CompileRequest& req,
                                                       std::vector<report::Diagnostic>* warnings = nullptr);

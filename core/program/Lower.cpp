@@ -262,6 +262,25 @@ std::optional<Builtin> builtinFor(const std::string& name, const llvm::Function&
         m["pthread_spin_destroy"] = Builtin::NoOp;
         m["usleep"] = Builtin::NoOp;
         m["sleep"] = Builtin::NoOp;
+        m["nanosleep"] = Builtin::NoOp; // (time does not pass: 0, slept the whole time)
+        // Attributes that change nothing in an interleaving model of one process: a stack's size, scheduling, the
+        // process-shared flag, a condition variable's clock (time is not modelled), a thread's name.
+        m["pthread_attr_setstacksize"] = Builtin::NoOp;
+        m["pthread_attr_setguardsize"] = Builtin::NoOp;
+        m["pthread_attr_setscope"] = Builtin::NoOp;
+        m["pthread_attr_setschedpolicy"] = Builtin::NoOp;
+        m["pthread_attr_setinheritsched"] = Builtin::NoOp;
+        m["pthread_mutexattr_setpshared"] = Builtin::NoOp;
+        m["pthread_mutexattr_setprotocol"] = Builtin::NoOp;
+        m["pthread_condattr_init"] = Builtin::NoOp;
+        m["pthread_condattr_destroy"] = Builtin::NoOp;
+        m["pthread_condattr_setpshared"] = Builtin::NoOp;
+        m["pthread_condattr_setclock"] = Builtin::NoOp;
+        m["pthread_rwlockattr_init"] = Builtin::NoOp;
+        m["pthread_rwlockattr_destroy"] = Builtin::NoOp;
+        m["pthread_setname_np"] = Builtin::NoOp;
+        m["pthread_setconcurrency"] = Builtin::NoOp;
+        m["rand_r"] = Builtin::Rand; // (a nondet value, as rand's: the seed is not read)
         m["srand"] = Builtin::NoOp;
         m["__assert_rtn"] = Builtin::AssertFail;
         m["__builtin_abort"] = Builtin::Abort;

@@ -704,7 +704,9 @@ void FunctionLowering::emitEdges() {
             target = found->second;
         } else {
             const llvm::Loop* loop = li_.getLoopFor(fx.to);
-            bool header = loop && loop->getHeader() == fx.to;
+            // A library model's loop (Frontend.cpp, core/frontend/models/libc.c) is not the program's: no unroll
+            // bound, no spin-loop cut — a plain jump.
+            bool header = loop && loop->getHeader() == fx.to && !f_.hasFnAttribute("skein-model");
             bool hasPhi = isa<llvm::PHINode>(fx.to->front());
             if (!header && !hasPhi) {
                 target = blockPc_[fx.to];

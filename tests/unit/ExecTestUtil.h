@@ -52,6 +52,22 @@ inline std::string substituted(std::string program, const std::string& placehold
     return program;
 }
 
+// The data race of `r` between the lines marked `a` and `b` (in either order), or null after failing the test.
+inline const report::ErrorReport* expectRaceBetween(const report::CheckResult& r, const std::string& src,
+                                                   const std::string& a, const std::string& b) {
+    const report::ErrorReport* race = nullptr;
+    for (const auto& e : r.errors)
+        if (e.kind == ErrorKind::DataRace) race = &e;
+    EXPECT_NE(race, nullptr) << (r.errors.empty() ? "no error" : r.errors[0].message);
+    if (!race) return nullptr;
+    const uint32_t la = lineOf(src, a), lb = lineOf(src, b);
+    EXPECT_TRUE(race->otherLocation.has_value()) << race->message;
+    const uint32_t other = race->otherLocation ? race->otherLocation->line : 0;
+    EXPECT_TRUE((race->location.line == la && other == lb) || (race->location.line == lb && other == la))
+        << race->message;
+    return race;
+}
+
 // The first reported error of the given kind, or null.
 inline const report::ErrorReport* findError(const report::CheckResult& r, ErrorKind k) {
     for (const auto& e : r.errors)

@@ -1,0 +1,305 @@
+/* Models of C library functions, written in C: linked into a checked program where it calls one and does not define
+ * it (Frontend.cpp, linkLibcModels), then interpreted as the program's own code is. Their memory accesses are the
+ * program's — a strchr of a shared string reads it, and may race — and an event they make is placed at the call
+ * (this file has no debug locations: Executor::currentLoc). Their loops are not loops of the program: no unroll
+ * bound, no spin-loop cut (the "skein-model" attribute, LowerInstr.cpp).
+ *
+ * Only what C code can do is here; what needs the executor (threads, locks, malloc, the string functions that copy,
+ * printf) is a builtin (core/program/Builtins.def). No system header: this file compiles in a millisecond and means
+ * the same whatever libc is installed. Everything is weak, so that a program's own definition wins; the behaviour is
+ * glibc's in the C locale. */
+
+typedef unsigned long size_t;
+typedef int int32_t;
+
+void *malloc(size_t);
+void *memcpy(void *, const void *, size_t);
+size_t strlen(const char *);
+int *__errno_location(void);
+
+#define MODEL __attribute__((weak))
+#define ERANGE 34
+#define EINVAL 22
+
+/* ---- <ctype.h>: glibc's tables (its headers' isdigit etc. are macros that index them) ---- */
+
+/* The C locale's classes, for parsing numbers below. */
+#define IS_UP(c) ((c) >= 'A' && (c) <= 'Z')
+#define IS_LO(c) ((c) >= 'a' && (c) <= 'z')
+#define IS_DI(c) ((c) >= '0' && (c) <= '9')
+#define IS_XD(c) (IS_DI(c) || ((c) >= 'a' && (c) <= 'f') || ((c) >= 'A' && (c) <= 'F'))
+#define IS_SP(c) ((c) == ' ' || ((c) >= 9 && (c) <= 13))
+/* glibc's tables in the C locale, indexed from -128 (a signed char) to 255: its classification bits (little-endian
+ * <ctype.h>, _ISbit: upper 0x100, lower 0x200, alpha 0x400, digit 0x800, xdigit 0x1000, space 0x2000, print 0x4000,
+ * graph 0x8000, blank 0x1, cntrl 0x2, punct 0x4, alnum 0x8) and its case mappings. Read-only: reading them is no
+ * event. (Written out from glibc's own; tests/unit/LibcModelsTest.cpp checks each class against its definition.) */
+static const unsigned short classTable[384] = {
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x2, 0x2, 0x2, 0x2, 0x2, 0x2, 0x2, 0x2, 0x2, 0x2003, 0x2002, 0x2002, 0x2002, 0x2002, 0x2, 0x2,
+    0x2, 0x2, 0x2, 0x2, 0x2, 0x2, 0x2, 0x2, 0x2, 0x2, 0x2, 0x2, 0x2, 0x2, 0x2, 0x2,
+    0x6001, 0xc004, 0xc004, 0xc004, 0xc004, 0xc004, 0xc004, 0xc004, 0xc004, 0xc004, 0xc004, 0xc004, 0xc004, 0xc004, 0xc004, 0xc004,
+    0xd808, 0xd808, 0xd808, 0xd808, 0xd808, 0xd808, 0xd808, 0xd808, 0xd808, 0xd808, 0xc004, 0xc004, 0xc004, 0xc004, 0xc004, 0xc004,
+    0xc004, 0xd508, 0xd508, 0xd508, 0xd508, 0xd508, 0xd508, 0xc508, 0xc508, 0xc508, 0xc508, 0xc508, 0xc508, 0xc508, 0xc508, 0xc508,
+    0xc508, 0xc508, 0xc508, 0xc508, 0xc508, 0xc508, 0xc508, 0xc508, 0xc508, 0xc508, 0xc508, 0xc004, 0xc004, 0xc004, 0xc004, 0xc004,
+    0xc004, 0xd608, 0xd608, 0xd608, 0xd608, 0xd608, 0xd608, 0xc608, 0xc608, 0xc608, 0xc608, 0xc608, 0xc608, 0xc608, 0xc608, 0xc608,
+    0xc608, 0xc608, 0xc608, 0xc608, 0xc608, 0xc608, 0xc608, 0xc608, 0xc608, 0xc608, 0xc608, 0xc004, 0xc004, 0xc004, 0xc004, 0x2,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+    0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
+};
+static const int32_t upperTable[384] = {
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, -1,
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
+    96, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+static const int32_t lowerTable[384] = {
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, -1,
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    64, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 91, 92, 93, 94, 95,
+    96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
+    128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+    144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175,
+    176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189, 190, 191,
+    192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223,
+    224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
+    240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
+};
+static const unsigned short *const classBase = classTable + 128;
+static const int32_t *const upperBase = upperTable + 128;
+static const int32_t *const lowerBase = lowerTable + 128;
+
+MODEL const unsigned short **__ctype_b_loc(void) { return (const unsigned short **)&classBase; }
+MODEL const int32_t **__ctype_toupper_loc(void) { return (const int32_t **)&upperBase; }
+MODEL const int32_t **__ctype_tolower_loc(void) { return (const int32_t **)&lowerBase; }
+
+static int inRange(int c) { return c >= -128 && c <= 255; }
+MODEL int toupper(int c) { return inRange(c) ? upperBase[c] : c; }
+MODEL int tolower(int c) { return inRange(c) ? lowerBase[c] : c; }
+#define CLASSIFIER(name, bit)                                                                                         \
+    MODEL int name(int c) { return inRange(c) ? (classBase[c] & (bit)) != 0 : 0; }
+CLASSIFIER(isupper, 0x100)
+CLASSIFIER(islower, 0x200)
+CLASSIFIER(isalpha, 0x400)
+CLASSIFIER(isdigit, 0x800)
+CLASSIFIER(isxdigit, 0x1000)
+CLASSIFIER(isspace, 0x2000)
+CLASSIFIER(isprint, 0x4000)
+CLASSIFIER(isgraph, 0x8000)
+CLASSIFIER(isblank, 0x1)
+CLASSIFIER(iscntrl, 0x2)
+CLASSIFIER(ispunct, 0x4)
+CLASSIFIER(isalnum, 0x8)
+
+/* ---- <stdlib.h>: integers ---- */
+
+MODEL int abs(int x) { return x < 0 ? -x : x; }
+MODEL long labs(long x) { return x < 0 ? -x : x; }
+MODEL long long llabs(long long x) { return x < 0 ? -x : x; }
+
+/* strtol and its kin: leading space, a sign, a base prefix (0x for 16, 0 for 8 when base is 0), digits. Out of range:
+ * the limit and ERANGE; no digits: 0, with *end at the start; a base out of range: 0 and EINVAL. */
+static unsigned long long parse(const char *s, char **end, int base, int *negative, int *overflow,
+                                unsigned long long limit) {
+    const char *p = s;
+    unsigned long long value = 0;
+    int any = 0;
+    *negative = *overflow = 0;
+    if (base < 0 || base == 1 || base > 36) {
+        *__errno_location() = EINVAL;
+        if (end) *end = (char *)s;
+        return 0;
+    }
+    while (IS_SP(*p)) p++;
+    if (*p == '+' || *p == '-') *negative = *p++ == '-';
+    if ((base == 0 || base == 16) && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && IS_XD(p[2])) {
+        p += 2;
+        base = 16;
+    } else if (base == 0) {
+        base = *p == '0' ? 8 : 10;
+    }
+    for (;; p++) {
+        int d = IS_DI(*p) ? *p - '0' : IS_LO(*p) ? *p - 'a' + 10 : IS_UP(*p) ? *p - 'A' + 10 : 99;
+        if (d >= base) break;
+        any = 1;
+        if (value > (limit - (unsigned long long)d) / (unsigned long long)base) *overflow = 1;
+        else value = value * (unsigned long long)base + (unsigned long long)d;
+    }
+    if (end) *end = (char *)(any ? p : s);
+    return value;
+}
+
+#define SIGNED_PARSER(name, type, max)                                                                                \
+    MODEL type name(const char *s, char **end, int base) {                                                            \
+        int negative, overflow;                                                                                       \
+        unsigned long long v = parse(s, end, base, &negative, &overflow, (unsigned long long)(max) + 1);              \
+        if (overflow || v > (unsigned long long)(max) + negative) {                                                   \
+            *__errno_location() = ERANGE;                                                                             \
+            return negative ? -(max)-1 : (max);                                                                       \
+        }                                                                                                             \
+        return negative ? (type)(0 - v) : (type)v;                                                                    \
+    }
+#define UNSIGNED_PARSER(name, type, max)                                                                              \
+    MODEL type name(const char *s, char **end, int base) {                                                            \
+        int negative, overflow;                                                                                       \
+        unsigned long long v = parse(s, end, base, &negative, &overflow, (unsigned long long)(max));                  \
+        if (overflow) {                                                                                               \
+            *__errno_location() = ERANGE;                                                                             \
+            return (max);                                                                                             \
+        }                                                                                                             \
+        return negative ? (type)(0 - v) : (type)v;                                                                    \
+    }
+SIGNED_PARSER(strtol, long, 0x7fffffffffffffffL)
+SIGNED_PARSER(strtoll, long long, 0x7fffffffffffffffLL)
+UNSIGNED_PARSER(strtoul, unsigned long, 0xffffffffffffffffUL)
+UNSIGNED_PARSER(strtoull, unsigned long long, 0xffffffffffffffffULL)
+MODEL int atoi(const char *s) { return (int)strtol(s, 0, 10); }
+MODEL long atol(const char *s) { return strtol(s, 0, 10); }
+MODEL long long atoll(const char *s) { return strtoll(s, 0, 10); }
+
+/* Sorting and searching: an insertion sort (stable; the order of equal elements is not specified by C). */
+MODEL void qsort(void *base, size_t n, size_t size, int (*less)(const void *, const void *)) {
+    char *a = base;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && less(a + (j - 1) * size, a + j * size) > 0; j--)
+            for (size_t k = 0; k < size; k++) {
+                char t = a[(j - 1) * size + k];
+                a[(j - 1) * size + k] = a[j * size + k];
+                a[j * size + k] = t;
+            }
+}
+
+MODEL void *bsearch(const void *key, const void *base, size_t n, size_t size,
+                    int (*compare)(const void *, const void *)) {
+    const char *a = base;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = compare(key, a + mid * size);
+        if (c == 0) return (void *)(a + mid * size);
+        if (c < 0) hi = mid;
+        else lo = mid + 1;
+    }
+    return 0;
+}
+
+/* ---- <string.h>: the searching functions (the copying ones are builtins) ---- */
+
+MODEL char *strchr(const char *s, int c) {
+    for (;; s++) {
+        if (*s == (char)c) return (char *)s;
+        if (!*s) return 0;
+    }
+}
+
+MODEL char *strrchr(const char *s, int c) {
+    const char *last = 0;
+    for (;; s++) {
+        if (*s == (char)c) last = s;
+        if (!*s) return (char *)last;
+    }
+}
+
+MODEL void *memchr(const void *s, int c, size_t n) {
+    const unsigned char *p = s;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == (unsigned char)c) return (void *)(p + i);
+    return 0;
+}
+
+MODEL size_t strnlen(const char *s, size_t max) {
+    size_t n = 0;
+    while (n < max && s[n]) n++;
+    return n;
+}
+
+MODEL char *strstr(const char *haystack, const char *needle) {
+    for (;; haystack++) {
+        size_t i = 0;
+        while (needle[i] && haystack[i] == needle[i]) i++;
+        if (!needle[i]) return (char *)haystack;
+        if (!*haystack) return 0;
+    }
+}
+
+MODEL size_t strspn(const char *s, const char *accept) {
+    size_t n = 0;
+    for (; s[n]; n++) {
+        const char *a = accept;
+        while (*a && *a != s[n]) a++;
+        if (!*a) break;
+    }
+    return n;
+}
+
+MODEL size_t strcspn(const char *s, const char *reject) {
+    size_t n = 0;
+    for (; s[n]; n++) {
+        const char *r = reject;
+        while (*r && *r != s[n]) r++;
+        if (*r) break;
+    }
+    return n;
+}
+
+MODEL char *strpbrk(const char *s, const char *accept) {
+    s += strcspn(s, accept);
+    return *s ? (char *)s : 0;
+}
+
+MODEL char *strndup(const char *s, size_t max) {
+    size_t n = strnlen(s, max);
+    char *copy = malloc(n + 1);
+    if (!copy) return 0;
+    memcpy(copy, s, n);
+    copy[n] = 0;
+    return copy;
+}
+
+MODEL char *strdup(const char *s) { return strndup(s, (size_t)-1); }

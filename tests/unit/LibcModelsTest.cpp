@@ -1,0 +1,176 @@
+// The C library functions Skein models in C (core/frontend/models/libc.c), linked into a program that calls them
+// (core/frontend/Frontend.cpp, linkLibcModels) and interpreted as its own code: their answers, their memory accesses
+// as the program's (races included, placed at the call), a program's own definition first, no loop bound inside.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/frontend/Frontend.h"
+#include "tests/unit/ExecTestUtil.h"
+
+using namespace skein::test;
+
+namespace {
+
+// The list compile() consults before it links the models is the file's list of functions.
+TEST(LibcModels, TheNamesAreTheFilesFunctions) {
+    std::vector<std::string> listed = skein::frontend::libcModelNames(), defined = skein::frontend::libcModelsDefined();
+    std::sort(listed.begin(), listed.end());
+    std::sort(defined.begin(), defined.end());
+    EXPECT_FALSE(defined.empty());
+    EXPECT_EQ(listed, defined);
+}
+
+// <ctype.h>'s macros read glibc's table (__ctype_b_loc), its functions the same classes: each class of every
+// character, EOF and the negative chars included, against its definition in the C locale, and the case mappings.
+TEST(LibcModels, CharacterClassesAndCases) {
+    EXPECT_EQ(safeOutput(R"(
+        #include <ctype.h>
+        #include <stdio.h>
+        int (*fns[])(int) = {isupper, islower, isalpha, isdigit, isxdigit, isspace, isprint, isgraph, isblank,
+                             iscntrl, ispunct, isalnum};
+        int main() {
+            int bad = 0;
+            for (int c = -128; c < 256; ++c) {
+                int up = c >= 'A' && c <= 'Z', lo = c >= 'a' && c <= 'z', di = c >= '0' && c <= '9';
+                int al = up || lo, pr = c >= 32 && c < 127, gr = pr && c != ' ';
+                int want[12] = {up, lo, al, di, di || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'),
+                                c == ' ' || (c >= 9 && c <= 13), pr, gr, c == ' ' || c == '\t',
+                                (c >= 0 && c < 32) || c == 127, gr && !al && !di, al || di};
+                int got[12] = {isupper(c), islower(c), isalpha(c), isdigit(c), isxdigit(c), isspace(c), isprint(c),
+                               isgraph(c), isblank(c), iscntrl(c), ispunct(c), isalnum(c)};
+                for (int k = 0; k < 12; ++k) bad += (got[k] != 0) != want[k] || (fns[k](c) != 0) != want[k];
+                const int same = c < -1 ? c + 256 : c; // (glibc: a negative char but EOF maps to its byte)
+                bad += toupper(c) != (lo ? c - 32 : same) || tolower(c) != (up ? c + 32 : same);
+            }
+            printf("%d\n", bad);
+            return 0;
+        })"),
+              "0\n");
+}
+
+TEST(LibcModels, Numbers) {
+    EXPECT_EQ(safeOutput(R"(
+        #include <errno.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+        int main() {
+            char *end;
+            printf("%d %ld %lld %d %ld %ld\n", atoi("  -42x"), atol("+17"), atoll("9000000000"), abs(-3), labs(-4L),
+                   (long)llabs(-5LL));
+            long hex = strtol("0x1Fz", &end, 0);
+            printf("%ld %c %ld %ld %ld\n", hex, *end, strtol("017", 0, 0), strtol("z", 0, 36), strtol("ff", 0, 16));
+            const char *none = "  +";
+            long zero = strtol(none, &end, 10);
+            printf("%ld %d\n", zero, end == none);
+            errno = 0;
+            long big = strtol("-99999999999999999999", 0, 10);
+            printf("%d %d\n", big == -0x7fffffffffffffffL - 1, errno == ERANGE);
+            errno = 0;
+            unsigned long all = strtoul("-1", 0, 10);
+            printf("%d %d\n", all == 0xffffffffffffffffUL, errno);
+            errno = 0;
+            printf("%ld %d\n", strtol("12", 0, 1), errno == EINVAL);
+            return 0;
+        })"),
+              "-42 17 9000000000 3 4 5\n31 z 15 35 255\n0 1\n1 1\n1 0\n0 1\n");
+}
+
+TEST(LibcModels, StringsAndSorting) {
+    EXPECT_EQ(safeOutput(R"(
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <string.h>
+        int cmp(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+        int main() {
+            const char *s = "hello, world";
+            printf("%s|%s|%d|%s|%d|%d|%d|%s|%d|%d\n", strchr(s, 'o'), strrchr(s, 'o'), strchr(s, 'q') == 0,
+                   strstr(s, "wor"), strstr(s, "xyz") == 0, (int)strnlen(s, 4), (int)strspn(s, "leh"),
+                   strpbrk(s, " ,"), (int)strcspn(s, ","), (char *)memchr(s, 'w', 12) - s);
+            char *d = strdup(s), *n = strndup(s, 5);
+            printf("%s|%s|%d\n", d, n, strchr(s, 0) == s + 12);
+            free(d);
+            free(n);
+            int v[6] = {5, 3, 6, 1, 4, 2}, key = 4;
+            qsort(v, 6, sizeof v[0], cmp);
+            int *at = bsearch(&key, v, 6, sizeof v[0], cmp);
+            printf("%d%d%d%d%d%d %d\n", v[0], v[1], v[2], v[3], v[4], v[5], (int)(at - v));
+            return 0;
+        })"),
+              "o, world|orld|1|world|1|4|4|, world|5|7\nhello, world|hello|1\n123456 3\n");
+}
+
+// A model reads the program's memory as the program does: strchr of a buffer another thread writes races with that
+// write, reported at the call, in every explorer.
+TEST(LibcModels, TheirAccessesAreThePrograms) {
+    const char* src = R"(
+        #include <pthread.h>
+        #include <string.h>
+        char buf[8] = "abc";
+        void *writer(void *a) {
+            buf[1] = 'x'; // L:write
+            return 0;
+        }
+        int main() {
+            pthread_t t;
+            pthread_create(&t, 0, writer, 0);
+            char *p = strchr(buf, 'x'); // L:call
+            pthread_join(t, 0);
+            return p != 0;
+        })";
+    for (const char* algo : {"dfs", "qpor", "vhb"}) {
+        SCOPED_TRACE(algo);
+        expectRaceBetween(checkSource(src, withAlgorithm(algo)), src, "L:call", "L:write");
+    }
+}
+
+// A program that defines a function of the models keeps its own; a loop inside a model is not bounded by --unroll.
+TEST(LibcModels, TheProgramsOwnDefinitionAndNoUnrollInside) {
+    EXPECT_EQ(safeOutput(R"(
+        #include <stdio.h>
+        int abs(int x) { return 7; }
+        int main() {
+            printf("%d\n", abs(-3));
+            return 0;
+        })"),
+              "7\n");
+    Options o;
+    o.explore.exec.unroll = 2;
+    auto r = checkSource(R"(
+        #include <string.h>
+        int main() { return strchr("a long string", 'g') == 0; })",
+                         o);
+    EXPECT_EQ(r.verdict, Verdict::Safe);
+    EXPECT_TRUE(r.bounds.empty()) << r.bounds[0].what;
+}
+
+// Calls with nothing to model in one process whose time stands still: they answer 0 (success) and change nothing.
+TEST(LibcModels, CallsWithNothingToModel) {
+    EXPECT_EQ(safeOutput(R"(
+        #define _GNU_SOURCE
+        #include <pthread.h>
+        #include <stdio.h>
+        #include <time.h>
+        void *worker(void *a) { return a; }
+        int main() {
+            pthread_attr_t at;
+            pthread_condattr_t ca;
+            pthread_mutexattr_t ma;
+            pthread_cond_t c;
+            pthread_t t;
+            struct timespec ts = {0, 1000};
+            pthread_attr_init(&at);
+            pthread_mutexattr_init(&ma);
+            int r = pthread_attr_setstacksize(&at, 1 << 16) + pthread_condattr_init(&ca) +
+                    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) + pthread_cond_init(&c, &ca) +
+                    pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_PRIVATE) + nanosleep(&ts, 0);
+            pthread_create(&t, &at, worker, 0);
+            r += pthread_setname_np(t, "worker");
+            pthread_join(t, 0);
+            printf("%d\n", r);
+            return 0;
+        })"),
+              "0\n");
+}
+
+} // namespace
