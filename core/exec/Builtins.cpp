@@ -665,16 +665,17 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
     case Builtin::RwUnlock: return performSyncBuiltin(t, in, ev); // SyncBuiltins.cpp
     case Builtin::CondWait: {
         const bool timed = in.imm & program::kTimedCall;
-        const std::string name = in.imm & program::kC11Call ? (timed ? "cnd_timedwait" : "cnd_wait")
-                                                            : (timed ? "pthread_cond_timedwait" : "pthread_cond_wait");
+        const char* name = in.imm & program::kC11Call ? (timed ? "cnd_timedwait" : "cnd_wait")
+                                                      : (timed ? "pthread_cond_timedwait" : "pthread_cond_wait");
         if (th.phase == 0) {
             auto it = mutexes_.find(A(1));
             if (it == mutexes_.end() || it->second.owner != t) {
-                fail(t, report::ErrorKind::PthreadMisuse, name + " with mutex `" + memory_.describe(A(1)) + "` not held");
+                fail(t, report::ErrorKind::PthreadMisuse,
+                     std::string(name) + " with mutex `" + memory_.describe(A(1)) + "` not held");
                 return;
             }
             if (it->second.relocks > 0) { // POSIX leaves it undefined; glibc would release one level only
-                fail(t, report::ErrorKind::PthreadMisuse, name + " with recursive mutex `" +
+                fail(t, report::ErrorKind::PthreadMisuse, std::string(name) + " with recursive mutex `" +
                                                               memory_.describe(A(1)) + "` locked " +
                                                               std::to_string(it->second.relocks + 1) + " times");
                 return;

@@ -512,19 +512,22 @@ int Executor::timedWaitPhase(ThreadId t) const {
 }
 
 bool Executor::spinStep(ThreadId t) const {
-    const Event& next = views_[t].pending;
+    const Event& next = thread(t).pending;
     if (onlyReadsOrTries(next.kind)) return true;
     const int phase = timedWaitPhase(t);
     if (phase != kTimedWaitUnlock) return phase == 0 || phase == kTimedWaitRelock;
     // The timeout's unlock lets a thread waiting for the mutex take it: then the iteration changes what others can
     // do, and the loop is not one that spins for good.
-    for (ThreadId u = 0; u < threads_.size(); ++u)
-        if (u != t && views_[u].state == ThreadState::BlockedLock && views_[u].waitObject == next.addr) return false;
+    for (ThreadId u = 0; u < threads_.size(); ++u) {
+        if (u == t) continue;
+        const ThreadView& v = thread(u); // (refreshed: a view is brought up to date when asked for)
+        if (v.state == ThreadState::BlockedLock && v.waitObject == next.addr) return false;
+    }
     return true;
 }
 
 bool Executor::timedWaiter(ThreadId t) const {
-    return views_[t].state == ThreadState::BlockedCond && timedWaitPhase(t) == kCondWaitWoken;
+    return thread(t).state == ThreadState::BlockedCond && timedWaitPhase(t) == kCondWaitWoken;
 }
 
 bool Executor::onlyWaitersOrSpinners(uint32_t* spinCuts) const {
