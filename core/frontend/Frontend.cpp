@@ -162,7 +162,8 @@ const std::vector<std::string>& libcModelNames() {
         "isalpha", "isdigit", "isxdigit", "isspace", "isprint", "isgraph", "isblank", "iscntrl", "ispunct", "isalnum",
         "abs", "labs", "llabs", "strtol", "strtoll", "strtoul", "strtoull", "atoi", "atol", "atoll", "qsort",
         "bsearch", "strchr", "strrchr", "memchr", "strnlen", "strstr", "strspn", "strcspn", "strpbrk", "strndup",
-        "strdup"};
+        "strdup", "index", "rindex", "memrchr", "stpcpy", "memccpy", "strncat", "strncasecmp", "strcasecmp",
+        "strtok_r", "strtok", "ffs", "ffsl", "getenv"};
     return names;
 }
 

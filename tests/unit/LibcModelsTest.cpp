@@ -100,6 +100,54 @@ TEST(LibcModels, StringsAndSorting) {
               "o, world|orld|1|world|1|4|4|, world|5|7\nhello, world|hello|1\n123456 3\n");
 }
 
+TEST(LibcModels, MoreStrings) {
+    EXPECT_EQ(safeOutput(R"(
+        #define _GNU_SOURCE
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <string.h>
+        #include <strings.h>
+        int main() {
+            char buf[32] = "ab", line[] = ",x,,yz,", copy[8], *save, *tok;
+            strncat(buf, "cdef", 2);
+            char *end = stpcpy(copy, "hi");
+            printf("%s %d %d %d %d %d\n", buf, (int)(end - copy), strcasecmp("HeLLo", "hello"),
+                   strncasecmp("abX", "ABy", 2), strcasecmp("a", "b") < 0, ffs(12));
+            for (tok = strtok_r(line, ",", &save); tok; tok = strtok_r(0, ",", &save)) printf("[%s]", tok);
+            char text[] = "a b";
+            printf(" %s|%s|%d|%d|%d\n", strtok(text, " "), strtok(0, " "), strtok(0, " ") == 0,
+                   (int)((char *)memrchr("abca", 'a', 4) - "abca"), getenv("HOME") == 0);
+            char dst[4];
+            printf("%d %s\n", (char *)memccpy(dst, "xyz", 'y', 3) == dst + 2, rindex("a/b/c", '/'));
+            return 0;
+        })"),
+              "abcd 2 0 0 1 3\n[x][yz] a|b|1|3|1\n1 /c\n");
+}
+
+// strtok keeps its place in one static for the whole process, as glibc's: two threads tokenising at once race on it.
+TEST(LibcModels, StrtokIsNotThreadSafe) {
+    const char* src = R"(
+        #include <pthread.h>
+        #include <string.h>
+        void *worker(void *a) {
+            char text[] = "x y";
+            strtok(text, " "); // L:worker
+            return 0;
+        }
+        int main() {
+            pthread_t t;
+            char text[] = "u v";
+            pthread_create(&t, 0, worker, 0);
+            strtok(text, " "); // L:main
+            pthread_join(t, 0);
+            return 0;
+        })";
+    // (qpor: dfs takes seconds over the interleavings of the two threads' reads of their strings)
+    const auto* e = expectRaceBetween(checkSource(src, withAlgorithm("qpor")), src, "L:worker", "L:main");
+    ASSERT_NE(e, nullptr);
+    EXPECT_NE(e->message.find("strtok_saved_position"), std::string::npos) << e->message;
+}
+
 // A model reads the program's memory as the program does: strchr of a buffer another thread writes races with that
 // write, reported at the call, in every explorer.
 TEST(LibcModels, TheirAccessesAreThePrograms) {
