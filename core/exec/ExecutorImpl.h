@@ -90,6 +90,11 @@ struct Executor::BuiltinSite {
     uint64_t arg(uint32_t k) const { return k < in.c ? R[fn.regPool[in.b + k]] : 0; }
     // The call's result into its destination register, masked to its width, and the thread past the call.
     void finish(uint64_t v) const;
+    // ... as the answer of callBuiltin and callSyncBuiltin: the call is done, the thread goes on.
+    bool done(uint64_t v) const {
+        finish(v);
+        return true;
+    }
 };
 
 // errno values (glibc's), and C11's thrd_busy and thrd_timedout, as builtins answer them.

@@ -17,10 +17,7 @@ bool Executor::callSyncBuiltin(ThreadId t, const Instr& in) {
     const BuiltinSite site(*threads_[t], program_, in);
     Thread& th = site.th;
     auto A = [&](uint32_t k) { return site.arg(k); };
-    auto done = [&](uint64_t v) {
-        site.finish(v);
-        return true;
-    };
+    auto done = [&](uint64_t v) { return site.done(v); };
     auto pending = [&](Event ev) {
         setPending(t, ev);
         return false;
