@@ -136,6 +136,40 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         output_.push_back({t, s});
         return done(s.size());
     }
+    case Builtin::VFormat: {
+        // The va_list is Skein's (LowerInstr.cpp, lowerVaStart): every argument is in the area overflow_arg_area
+        // points into, an 8-byte slot each; the conversions take them in order, as formatPrintf does the pool's.
+        const uint8_t* list = checkedBytes(t, A(4), 24, false);
+        if (!list) return false;
+        uint64_t area;
+        std::memcpy(&area, list + 8, 8);
+        const Object* o = memory_.object(program::pointerObject(area));
+        const uint64_t at = program::pointerOffset(area);
+        uint64_t args[64];
+        uint32_t n = 0;
+        if (o && at <= o->size) {
+            n = uint32_t(std::min<uint64_t>((o->size - at) / 8, 64));
+            if (n) {
+                const uint8_t* slots = checkedBytes(t, area, uint64_t(n) * 8, false);
+                if (!slots) return false;
+                std::memcpy(args, slots, size_t(n) * 8);
+            }
+        }
+        const std::string s = formatPrintf(t, A(3), args, n);
+        const uint64_t keep = std::min<uint64_t>({s.size(), A(2) ? A(2) - 1 : 0, A(1) ? A(1) - 1 : 0});
+        if (A(2) > A(1) && s.size() >= A(1)) {
+            unsupported(t, "formatted output of " + std::to_string(s.size()) + " characters (the models' "
+                           "buffer holds " + std::to_string(A(1) ? A(1) - 1 : 0) + ")");
+            return false;
+        }
+        if (A(1)) {
+            uint8_t* out = checkedBytes(t, A(0), keep + 1, true);
+            if (!out) return false;
+            std::memcpy(out, s.data(), keep);
+            out[keep] = 0;
+        }
+        return done(s.size());
+    }
     case Builtin::Puts: {
         std::string s = readCString(A(0)) + "\n";
         output_.push_back({t, s});

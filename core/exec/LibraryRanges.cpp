@@ -29,6 +29,15 @@ std::string Executor::formatPrintf(ThreadId t, uint64_t fmtPtr, const uint64_t* 
     std::string fmt = readCString(fmtPtr), out;
     uint32_t next = 0;
     auto arg = [&]() -> uint64_t { return next < nargs ? args[next++] : 0; };
+    // One conversion, of any length (a %s of a long string, a wide field): the host's snprintf measures it first.
+    auto put = [&](const std::string& spec, auto value) {
+        const int n = std::snprintf(nullptr, 0, spec.c_str(), value);
+        if (n <= 0) return;
+        const size_t at = out.size();
+        out.resize(at + size_t(n) + 1);
+        std::snprintf(out.data() + at, size_t(n) + 1, spec.c_str(), value);
+        out.resize(at + size_t(n));
+    };
     for (size_t i = 0; i < fmt.size(); ++i) {
         if (fmt[i] != '%') {
             out.push_back(fmt[i]);
@@ -45,14 +54,12 @@ std::string Executor::formatPrintf(ThreadId t, uint64_t fmtPtr, const uint64_t* 
         while (j < fmt.size() && std::strchr("hlLqjzt", fmt[j])) len.push_back(fmt[j++]);
         if (j >= fmt.size()) break;
         char conv = fmt[j];
-        char buf[512];
-        buf[0] = 0;
         switch (conv) {
-        case '%': std::snprintf(buf, sizeof buf, "%%"); break;
+        case '%': out.push_back('%'); break;
         case 'd':
         case 'i': {
             int64_t v = len.empty() ? int64_t(int32_t(arg())) : len == "h" ? int64_t(int16_t(arg())) : len == "hh" ? int64_t(int8_t(arg())) : int64_t(arg());
-            std::snprintf(buf, sizeof buf, (spec + PRId64).c_str(), v);
+            put(spec + PRId64, v);
             break;
         }
         case 'u':
@@ -61,15 +68,15 @@ std::string Executor::formatPrintf(ThreadId t, uint64_t fmtPtr, const uint64_t* 
         case 'o': {
             uint64_t v = len.empty() ? uint64_t(uint32_t(arg())) : len == "h" ? uint64_t(uint16_t(arg())) : len == "hh" ? uint64_t(uint8_t(arg())) : arg();
             const char* f = conv == 'u' ? PRIu64 : conv == 'x' ? PRIx64 : conv == 'X' ? PRIX64 : PRIo64;
-            std::snprintf(buf, sizeof buf, (spec + f).c_str(), v);
+            put(spec + f, v);
             break;
         }
-        case 'c': std::snprintf(buf, sizeof buf, (spec + "c").c_str(), int(arg())); break;
-        case 'p': std::snprintf(buf, sizeof buf, "0x%" PRIx64, arg()); break;
+        case 'c': put(spec + "c", int(arg())); break;
+        case 'p': put("0x%" PRIx64, arg()); break;
         case 's': {
             uint64_t p = arg();
             std::string s = p ? readCString(p) : "(null)"; // as glibc prints it
-            std::snprintf(buf, sizeof buf, (spec + "s").c_str(), s.c_str());
+            put(spec + "s", s.c_str());
             break;
         }
         case 'f':
@@ -79,14 +86,9 @@ std::string Executor::formatPrintf(ThreadId t, uint64_t fmtPtr, const uint64_t* 
         case 'g':
         case 'G':
         case 'a':
-        case 'A': {
-            double d = std::bit_cast<double>(arg());
-            std::snprintf(buf, sizeof buf, (spec + conv).c_str(), d);
-            break;
+        case 'A': put(spec + conv, std::bit_cast<double>(arg())); break;
+        default: out += '%', out += conv; break; // %n and unknown: printed, not performed
         }
-        default: std::snprintf(buf, sizeof buf, "%%%c", conv); break; // %n and unknown: printed, not performed
-        }
-        out += buf;
         i = j;
     }
     return out;

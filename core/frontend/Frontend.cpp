@@ -163,7 +163,8 @@ const std::vector<std::string>& libcModelNames() {
         "abs", "labs", "llabs", "strtol", "strtoll", "strtoul", "strtoull", "atoi", "atol", "atoll", "qsort",
         "bsearch", "strchr", "strrchr", "memchr", "strnlen", "strstr", "strspn", "strcspn", "strpbrk", "strndup",
         "strdup", "index", "rindex", "memrchr", "stpcpy", "memccpy", "strncat", "strncasecmp", "strcasecmp",
-        "strtok_r", "strtok", "ffs", "ffsl", "getenv"};
+        "strtok_r", "strtok", "ffs", "ffsl", "getenv", "vsnprintf", "vsprintf", "snprintf", "sprintf", "vprintf",
+        "vfprintf"};
     return names;
 }
 

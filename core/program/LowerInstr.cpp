@@ -46,10 +46,16 @@ bool allocaEscapes(const llvm::Value* v, int depth = 0) {
                 auto id = callee->getIntrinsicID();
                 if (id == llvm::Intrinsic::lifetime_start || id == llvm::Intrinsic::lifetime_end ||
                     id == llvm::Intrinsic::memcpy || id == llvm::Intrinsic::memmove ||
-                    id == llvm::Intrinsic::memset || llvm::isa<llvm::DbgInfoIntrinsic>(call))
+                    id == llvm::Intrinsic::memset || id == llvm::Intrinsic::vastart || id == llvm::Intrinsic::vaend ||
+                    id == llvm::Intrinsic::vacopy || llvm::isa<llvm::DbgInfoIntrinsic>(call))
                     continue;
                 return true;
             }
+            // The printf family's C models (frontend/models/libc.c) keep no pointer they are given and return none:
+            // a local buffer or va_list handed to them stays the thread's own.
+            if (callee->hasFnAttribute("skein-model") &&
+                llvm::StringRef(callee->getName()).ends_with("printf"))
+                continue;
             auto b = lookupBuiltin(*callee);
             if (!b || !callee->isDeclaration()) return true;
             // pthread_create's 4th argument (thrd_create's 3rd) is handed to the new thread: that captures it.
@@ -89,6 +95,9 @@ public:
             regOf_[&a] = out_.numRegs;
             out_.numRegs += slotsOf(a.getType());
         }
+        // A variadic function's extra arguments arrive as one more parameter: the address of the area its caller
+        // laid them out in (lowerVariadicCall), which va_start hands to the va_list.
+        if (f_.isVarArg()) vaArea_ = out_.numRegs++;
         out_.numParams = out_.numRegs;
         for (llvm::BasicBlock& bb : f_)
             for (llvm::Instruction& i : bb)
@@ -103,6 +112,7 @@ public:
         }
         out_.numLoops = n;
         copyByvalArguments();
+        allocateVariadicAreas();
         for (llvm::BasicBlock& bb : f_) {
             blockPc_[&bb] = uint32_t(out_.code.size());
             lastLoc_ = 0;
@@ -124,6 +134,15 @@ private:
     llvm::DenseMap<const llvm::Loop*, bool> spin_;
     std::vector<EdgeFixup> fixups_;
     uint32_t lastLoc_ = 0;
+    Reg vaArea_ = kNoReg; // a variadic function's hidden last parameter (run)
+    // Each variadic call site's argument area, allocated once at the function's entry (allocateVariadicAreas), with
+    // the extra arguments' offsets in it; or the reason the call cannot be made.
+    struct VariadicSite {
+        Reg area = kNoReg;
+        std::vector<uint64_t> offsets;
+        std::string refused;
+    };
+    llvm::DenseMap<const llvm::CallBase*, VariadicSite> variadicSites_;
 
     // A loop whose iterations can only read, or try to change memory and fail: loads, arithmetic, branches, calls
     // of builtins that do nothing in the model (sched_yield, usleep), pthread_mutex_trylock, atomic exchanges and
@@ -202,6 +221,15 @@ private:
     void emitEdges();
     const llvm::Value* argsToPool(llvm::CallBase& call, uint32_t& off, uint32_t& count);
     void copyByvalArguments();
+    Reg constant(uint64_t v) {
+        Reg r = out_.numRegs++;
+        out_.constants.push_back({r, v});
+        return r;
+    }
+    bool variadicCallee(const llvm::CallBase& call) const;
+    void allocateVariadicAreas();
+    bool lowerVariadicCall(llvm::CallBase& call, uint32_t& off, uint32_t& count, uint32_t location);
+    void lowerVaStart(llvm::CallBase& call, uint32_t location);
     bool lowerAggregateAccess(llvm::Type* t, Reg ptr, Reg firstSlot, bool load, uint32_t location);
 };
 
@@ -596,6 +624,116 @@ void FunctionLowering::copyByvalArguments() {
     }
 }
 
+// A call that passes a variadic argument area (lowerVariadicCall): one to a variadic function the program defines, or
+// through a pointer of a variadic type. (printf and the other variadic builtins take their arguments in the pool.)
+bool FunctionLowering::variadicCallee(const llvm::CallBase& call) const {
+    if (!call.getFunctionType()->isVarArg() || call.isInlineAsm()) return false;
+    const llvm::Function* callee = call.getCalledFunction();
+    if (!callee) return true;
+    if (callee->isDeclaration() || callee->isIntrinsic()) return false;
+    const std::optional<Builtin> b = lookupBuiltin(*callee); // as lowerCall: these are builtins even when defined
+    return !(b && (*b == Builtin::ReachError || *b == Builtin::AtomicBegin || *b == Builtin::AtomicEnd ||
+                   *b == Builtin::Nondet));
+}
+
+// x86-64's va_arg (clang's inline expansion of it) takes an argument from the va_list's register save area while
+// gp_offset/fp_offset say registers are left, and from overflow_arg_area otherwise. Skein's va_start says none are
+// left, so every variadic argument comes from overflow_arg_area: the caller lays them out there as the stack would
+// hold them — 8-byte slots, a value of 16-byte alignment at a multiple of 16, a struct passed by value in its
+// bytes rounded up to 8 — in one area per call site, allocated at the function's entry (a call in a loop reuses
+// it: the area is dead once the call returns). The area is the calling thread's own: its accesses are no events.
+void FunctionLowering::allocateVariadicAreas() {
+    for (llvm::BasicBlock& bb : f_)
+        for (llvm::Instruction& i : bb) {
+            auto* call = dyn_cast<llvm::CallBase>(&i);
+            if (!call || !variadicCallee(*call)) continue;
+            VariadicSite site;
+            uint64_t size = 0;
+            for (unsigned k = call->getFunctionType()->getNumParams(); k < call->arg_size(); ++k) {
+                const bool byval = call->isByValArgument(k);
+                llvm::Type* t = byval ? call->getParamByValType(k) : call->getArgOperand(k)->getType();
+                std::vector<std::pair<uint64_t, llvm::Type*>> leaves;
+                if (!byval && !scalarLeaves(mc_.dl, t, 0, leaves)) {
+                    site.refused = "a variadic argument of type " + describeType(t);
+                    break;
+                }
+                const uint64_t align = mc_.dl.getABITypeAlign(t).value() > 8 ? 16 : 8;
+                size = (size + align - 1) / align * align;
+                site.offsets.push_back(size);
+                size += (mc_.dl.getTypeAllocSize(t) + 7) / 8 * 8;
+            }
+            if (site.refused.empty()) {
+                site.area = out_.numRegs++;
+                emit({.op = Op::Alloca, .dst = site.area, .b = kNoReg, .c = uint32_t(mc_.program.allocas.size()),
+                      .imm = std::max<uint64_t>(size, 8)},
+                     out_.loc);
+                mc_.program.allocas.push_back({"<variadic arguments>", 0, /*escapes=*/false});
+            }
+            variadicSites_[call] = std::move(site);
+        }
+}
+
+// Stores the call's extra arguments into its site's area and leaves in the pool (off, count) the fixed arguments
+// followed by the area's address: the callee's hidden last parameter (run). False when refused (emitted).
+bool FunctionLowering::lowerVariadicCall(llvm::CallBase& call, uint32_t& off, uint32_t& count, uint32_t L) {
+    const VariadicSite& site = variadicSites_[&call];
+    if (!site.refused.empty()) {
+        unsupported(site.refused, L);
+        return false;
+    }
+    const unsigned fixed = call.getFunctionType()->getNumParams();
+    uint32_t slot = off, fixedSlots = 0;
+    for (unsigned k = 0; k < call.arg_size(); ++k) {
+        llvm::Value* a = call.getArgOperand(k);
+        const uint32_t slots = slotsOf(a->getType());
+        if (k < fixed) {
+            fixedSlots += slots;
+        } else {
+            const uint64_t offset = site.offsets[k - fixed];
+            Reg at = site.area;
+            if (offset) {
+                at = out_.numRegs++;
+                emit({.op = Op::Gep, .dst = at, .a = site.area, .b = 0, .c = 0, .imm = offset}, L);
+            }
+            llvm::Type* t = a->getType();
+            if (call.isByValArgument(k)) { // the struct's bytes, from the caller's copy
+                const uint32_t at3 = uint32_t(out_.regPool.size());
+                out_.regPool.insert(out_.regPool.end(),
+                                    {at, out_.regPool[slot], constant(mc_.dl.getTypeAllocSize(call.getParamByValType(k)))});
+                emit({.op = Op::CallBuiltin, .aux = uint16_t(Builtin::Memcpy), .dst = kNoReg, .b = at3, .c = 3}, L);
+            } else if (!lowerAggregateAccess(t, at, out_.regPool[slot], false, L)) {
+                emit({.op = Op::Store, .bits = uint8_t(scalarBits(t)), .aux = uint16_t(mc_.dl.getTypeStoreSize(t)),
+                      .a = at, .b = out_.regPool[slot]},
+                     L);
+            }
+        }
+        slot += slots;
+    }
+    const uint32_t first = uint32_t(out_.regPool.size());
+    for (uint32_t k = 0; k < fixedSlots; ++k) out_.regPool.push_back(out_.regPool[off + k]);
+    out_.regPool.push_back(site.area);
+    off = first, count = fixedSlots + 1;
+    return true;
+}
+
+// va_start(ap): no argument registers left (gp_offset 48 = 6 × 8, fp_offset 176 = 48 + 8 × 16), the arguments in
+// the area the caller passed (allocateVariadicAreas), no register save area.
+void FunctionLowering::lowerVaStart(llvm::CallBase& call, uint32_t L) {
+    if (vaArea_ == kNoReg) return unsupported("va_start outside a variadic function", L);
+    auto ap = operand(call.getArgOperand(0));
+    if (!ap) return unsupported("va_start of this va_list", L);
+    const std::pair<uint64_t, Reg> fields[] = {{0, constant(48)}, {4, constant(176)}, {8, vaArea_}, {16, constant(0)}};
+    for (auto [offset, value] : fields) {
+        Reg at = *ap;
+        if (offset) {
+            at = out_.numRegs++;
+            emit({.op = Op::Gep, .dst = at, .a = *ap, .b = 0, .c = 0, .imm = offset}, L);
+        }
+        const uint8_t bytes = offset < 8 ? 4 : 8;
+        emit({.op = Op::Store, .bits = uint8_t(bytes * 8), .aux = bytes, .a = at, .b = value}, L);
+    }
+}
+
 // Places the call's arguments in the register pool; returns the first argument that has no register.
 const llvm::Value* FunctionLowering::argsToPool(llvm::CallBase& call, uint32_t& off, uint32_t& count) {
     off = uint32_t(out_.regPool.size());
@@ -617,6 +755,7 @@ void FunctionLowering::lowerCall(llvm::CallBase& call, uint32_t L) {
     if (!callee) {
         auto target = operand(call.getCalledOperand());
         if (!target) return unsupported("indirect call", L);
+        if (variadicCallee(call) && !lowerVariadicCall(call, off, count, L)) return;
         emit({.op = Op::CallIndirect, .aux = uint16_t(slotsOf(call.getType())), .dst = dst(call), .a = *target,
               .b = off, .c = count},
              L);
@@ -636,9 +775,18 @@ void FunctionLowering::lowerCall(llvm::CallBase& call, uint32_t L) {
         case llvm::Intrinsic::ptr_annotation:
             emit({.op = Op::Move, .dst = dst(call), .a = out_.regPool[off]}, L);
             return;
-        case llvm::Intrinsic::vastart:
-        case llvm::Intrinsic::vaend:
-        case llvm::Intrinsic::vacopy: return unsupported("variadic function (va_start)", L);
+        case llvm::Intrinsic::ptrmask: // (its only source in C at -O0: va_arg of a 16-byte-aligned type)
+            return unsupported("pointer alignment (llvm.ptrmask: a va_arg of a 16-byte-aligned type, or "
+                               "__builtin_align_down)",
+                               L);
+        case llvm::Intrinsic::vastart: return lowerVaStart(call, L);
+        case llvm::Intrinsic::vaend: return;
+        case llvm::Intrinsic::vacopy: { // the 24 bytes of the va_list (the area it points into is shared, and read-only)
+            uint32_t at = uint32_t(out_.regPool.size());
+            out_.regPool.insert(out_.regPool.end(), {out_.regPool[off], out_.regPool[off + 1], constant(24)});
+            emit({.op = Op::CallBuiltin, .aux = uint16_t(Builtin::Memcpy), .dst = kNoReg, .b = at, .c = 3}, L);
+            return;
+        }
         default: break;
         }
     }
@@ -680,7 +828,7 @@ void FunctionLowering::lowerCall(llvm::CallBase& call, uint32_t L) {
     }
     if (callee->isDeclaration())
         return unsupported("call to external function `" + callee->getName().str() + "` (Skein has no model of it)", L);
-    if (callee->isVarArg()) return unsupported("call to variadic function `" + callee->getName().str() + "`", L);
+    if (callee->isVarArg() && !lowerVariadicCall(call, off, count, L)) return;
     uint32_t target = mc_.functionIndex[callee];
     Instr in{.op = Op::Call, .aux = uint16_t(slotsOf(call.getType())), .dst = dst(call), .a = target, .b = off, .c = count};
     if (mc_.program.functions[target].atomicSection) in.flags |= flags::AtomicFunction;

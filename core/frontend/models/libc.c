@@ -383,3 +383,48 @@ MODEL char *getenv(const char *name) {
     (void)name;
     return 0;
 }
+
+/* ---- the printf family on va_lists and strings (<stdio.h>) ----
+ * Built on __skein_vformat (Builtins.cpp), printf's formatting of a va_list's arguments into this file's private
+ * buffer; the copy into the caller's buffer is a memcpy, so writing a shared buffer is an event and writing past the
+ * end of one is an error. Formatting reads a %s argument as printf does, outside any event. A result over 4,095
+ * characters stops the check with "unsupported" rather than being cut short. */
+typedef __builtin_va_list va_list;
+typedef struct _IO_FILE FILE;
+int __skein_vformat(char *tmp, size_t tmpSize, size_t n, const char *fmt, va_list ap);
+int printf(const char *, ...);
+int fprintf(FILE *, const char *, ...);
+
+MODEL int vsnprintf(char *s, size_t n, const char *fmt, va_list ap) {
+    char tmp[4096];
+    int len = __skein_vformat(tmp, sizeof tmp, n, fmt, ap);
+    if (n > 0) memcpy(s, tmp, ((size_t)len < n - 1 ? (size_t)len : n - 1) + 1);
+    return len;
+}
+MODEL int vsprintf(char *s, const char *fmt, va_list ap) { return vsnprintf(s, (size_t)-1, fmt, ap); }
+MODEL int snprintf(char *s, size_t n, const char *fmt, ...) {
+    va_list ap;
+    __builtin_va_start(ap, fmt);
+    int len = vsnprintf(s, n, fmt, ap);
+    __builtin_va_end(ap);
+    return len;
+}
+MODEL int sprintf(char *s, const char *fmt, ...) {
+    va_list ap;
+    __builtin_va_start(ap, fmt);
+    int len = vsnprintf(s, (size_t)-1, fmt, ap);
+    __builtin_va_end(ap);
+    return len;
+}
+MODEL int vprintf(const char *fmt, va_list ap) {
+    char tmp[4096];
+    int len = __skein_vformat(tmp, sizeof tmp, (size_t)-1, fmt, ap);
+    printf("%s", tmp);
+    return len;
+}
+MODEL int vfprintf(FILE *stream, const char *fmt, va_list ap) {
+    char tmp[4096];
+    int len = __skein_vformat(tmp, sizeof tmp, (size_t)-1, fmt, ap);
+    fprintf(stream, "%s", tmp);
+    return len;
+}
