@@ -1,6 +1,7 @@
 // Models of the C library, pthreads and the SV-COMP intrinsics. The user's program never reaches the host's
 // libc: every builtin here works on the interpreted memory.
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
@@ -170,6 +171,20 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         }
         return done(s.size());
     }
+    case Builtin::ParseDouble: {
+        // The copy is the model's own (a local array: no event); its reads of the caller's string were events.
+        const std::string copy = readCString(A(0));
+        uint8_t* result = checkedBytes(t, A(1), 8, true);
+        if (!result) return false;
+        char* end = nullptr;
+        errno = 0;
+        const double v = A(2) ? double(std::strtof(copy.c_str(), &end)) : std::strtod(copy.c_str(), &end);
+        const int32_t took = int32_t(end - copy.c_str()), range = errno == ERANGE;
+        std::memcpy(result, &took, 4);
+        std::memcpy(result + 4, &range, 4);
+        return done(std::bit_cast<uint64_t>(v));
+    }
+    case Builtin::ModelUnsupported: unsupported(t, readCString(A(0))); return false;
     case Builtin::Puts: {
         std::string s = readCString(A(0)) + "\n";
         output_.push_back({t, s});

@@ -164,7 +164,8 @@ const std::vector<std::string>& libcModelNames() {
         "bsearch", "strchr", "strrchr", "memchr", "strnlen", "strstr", "strspn", "strcspn", "strpbrk", "strndup",
         "strdup", "index", "rindex", "memrchr", "stpcpy", "memccpy", "strncat", "strncasecmp", "strcasecmp",
         "strtok_r", "strtok", "ffs", "ffsl", "getenv", "vsnprintf", "vsprintf", "snprintf", "sprintf", "vprintf",
-        "vfprintf"};
+        "vfprintf", "strtod", "strtof", "atof", "vsscanf", "sscanf", "__isoc99_vsscanf",
+        "__isoc99_sscanf"};
     return names;
 }
 

@@ -411,10 +411,12 @@ std::expected<Program, LowerError> lower(frontend::CompiledModule& compiled) {
                                               where});
         }
     }
+    // Every function first: the escape analysis of one function's allocas follows their addresses into the
+    // parameters of the functions it calls (LowerInstr.cpp, allocaEscapes), as mem2reg leaves those.
+    for (llvm::Function& f : m) promoteScalars(f);
     for (llvm::Function& f : m) {
         uint32_t idx = mc.functionIndex[&f];
         if (f.isDeclaration()) continue;
-        promoteScalars(f);
         if (auto* sp = f.getSubprogram()) {
             mc.program.functions[idx].loc =
                 mc.location(llvm::DILocation::get(m.getContext(), sp->getLine(), 0, sp), idx);

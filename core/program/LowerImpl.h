@@ -20,6 +20,8 @@ class LoopInfo;
 
 namespace skein::program::lowering {
 
+enum class ParameterEscape : uint8_t { UnderWay, Private, Escapes };
+
 // Module-wide state shared by every function's lowering.
 struct ModuleContext {
     llvm::Module& module;
@@ -31,6 +33,8 @@ struct ModuleContext {
     llvm::DenseMap<const llvm::GlobalVariable*, uint32_t> globalIndex{};
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, uint32_t> locationIndex{};
     std::map<std::string, uint32_t> fileIndex{};
+    // Whether a defined function's pointer parameter lets what it points to escape (LowerInstr.cpp, allocaEscapes).
+    llvm::DenseMap<const llvm::Argument*, ParameterEscape> parameterEscapes{};
 
     uint32_t location(const llvm::DebugLoc& dl, uint32_t function);
     uint32_t message(std::string m);

@@ -221,4 +221,84 @@ TEST(LibcModels, CallsWithNothingToModel) {
               "0\n");
 }
 
+// strtod, strtof, atof and sscanf, against what glibc prints for the same calls (the expected text is glibc's).
+TEST(LibcModels, FloatingPointNumbersAndScanf) {
+    EXPECT_EQ(safeOutput(R"(
+        #include <errno.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+        int main() {
+            int a = 0, n = 0;
+            unsigned u = 0;
+            long l = 0;
+            short h = 0;
+            unsigned char hh = 0;
+            char c = 0, w[16] = {0}, set[16] = {0};
+            double d = 0;
+            float f = 0;
+            void *p = 0;
+            int r = sscanf("  42 -7 0x1f 123456789012 3.5 2.25e1 hello xyz abc123:rest",
+                           "%d %u %x %ld %lf %f %s %c%*c%c %[a-c]%n", &a, &u, &u, &l, &d, &f, w, &c, &c, set, &n);
+            printf("%d %d %u %ld %g %g %s %c %s %d\n", r, a, u, l, d, f, w, c, set, n);
+            r = sscanf("12345", "%3d%2hd", &a, &h);
+            printf("%d %d %d\n", r, a, h);
+            printf("%d %d\n", sscanf("", "%d", &a), sscanf("abc", "%d", &a));
+            r = sscanf("x=5 100%", "x=%d %d%%", &a, &n);
+            printf("%d %d %d\n", r, a, n);
+            r = sscanf("0x10 010 255", "%i %i %hhu", &a, &n, &hh);
+            printf("%d %d %d %d\n", r, a, n, hh);
+            r = sscanf("ff a]b", "%p %[]a]", &p, set);
+            printf("%d %d %s\n", r, p == (void *)0xff, set);
+            r = sscanf("hello world", "%*s %s", w);
+            printf("%d %s\n", r, w);
+            char *end;
+            double x = strtod("  -1.5e3xyz", &end);
+            printf("%g [%s] %g %g\n", x, end, atof("0x1p4"), atof("-inf"));
+            errno = 0;
+            x = strtod("1e999", 0);
+            printf("%g %d\n", x, errno == ERANGE);
+            x = strtod("abc", &end);
+            printf("%g [%s] %d\n", x, end, strtof("0.1", 0) == 0.1f);
+            return 0;
+        })"),
+              "10 42 31 123456789012 3.5 22.5 hello z abc 50\n2 123 45\n-1 0\n2 5 100\n3 16 8 255\n2 1 a]\n"
+              "1 world\n-1500 [xyz] 16 -inf\ninf 1\n0 [abc] 1\n");
+}
+
+// sscanf's reads of its input and stores through its pointers are the program's: a string another thread writes
+// races with the parse, and a thread's own variables handed to it stay its own (no events).
+TEST(LibcModels, ScanfReadsAndWritesAreThePrograms) {
+    const std::string src = R"(
+        #include <pthread.h>
+        #include <stdio.h>
+        #include <string.h>
+        char text[16] = "12 34";
+        void *writer(void *arg) {
+            strcpy(text, "56 78"); // L:write
+            return arg;
+        }
+        int main() {
+            pthread_t t;
+            pthread_create(&t, 0, writer, 0);
+            int a, b;
+            sscanf(text, "%d %d", &a, &b); // L:parse
+            pthread_join(t, 0);
+            return 0;
+        })";
+    for (const char* algo : {"dfs", "qpor"}) {
+        SCOPED_TRACE(algo);
+        expectRaceBetween(checkSource(src, withAlgorithm(algo)), src, "L:write", "L:parse");
+    }
+    const auto r = checkSource(R"(
+        #include <stdio.h>
+        int main() {
+            int a, b;
+            char word[8];
+            return sscanf("12 34 x", "%d %d %7s", &a, &b, word) == 3 && a + b == 46 ? 0 : 1;
+        })");
+    EXPECT_EQ(r.verdict, Verdict::Safe);
+    EXPECT_EQ(r.stats.events, checkSource("int main() { return 0; }").stats.events)
+        << "the locals handed to sscanf, and the models' own, are no events";
+}
+
 } // namespace

@@ -428,3 +428,220 @@ MODEL int vfprintf(FILE *stream, const char *fmt, va_list ap) {
     fprintf(stream, "%s", tmp);
     return len;
 }
+
+/* ---- <stdlib.h>: floating-point numbers ----
+ * The number's characters are read here (events, as strtol's), up to the first that cannot belong to one — a
+ * superset of what a number may hold: digits, signs, '.', exponents, hex digits, "inf(inity)", "nan(...)" — into a
+ * private copy that the host's strtod converts exactly (__skein_strtod). A number over 127 such characters is
+ * refused as unsupported rather than cut. */
+double __skein_strtod(const char *copy, int *result, int isFloat);
+void __skein_unsupported(const char *what);
+
+static int numberChar(int c) {
+    return IS_XD(c) || c == '+' || c == '-' || c == '.' || c == 'x' || c == 'X' || c == 'p' || c == 'P' ||
+           c == 'i' || c == 'I' || c == 'n' || c == 'N' || c == 't' || c == 'T' || c == 'y' || c == 'Y' ||
+           c == '(' || c == ')' || c == '_';
+}
+
+/* At most `width` characters (0: no limit) of s, after leading space. */
+static double parseDouble(const char *s, char **end, int isFloat, size_t width) {
+    const char *p = s;
+    while (IS_SP(*p)) p++;
+    char copy[128];
+    size_t n = 0;
+    while (n < sizeof copy - 1 && (!width || n < width) && numberChar(p[n])) {
+        copy[n] = p[n];
+        n++;
+    }
+    if (n == sizeof copy - 1 && (!width || n < width) && numberChar(p[n]))
+        __skein_unsupported("a floating-point number of more than 127 characters");
+    copy[n] = 0;
+    int result[2];
+    double v = __skein_strtod(copy, result, isFloat);
+    if (end) *end = (char *)(result[0] ? p + result[0] : s);
+    if (result[1]) *__errno_location() = ERANGE;
+    return v;
+}
+MODEL double strtod(const char *s, char **end) { return parseDouble(s, end, 0, 0); }
+MODEL float strtof(const char *s, char **end) { return (float)parseDouble(s, end, 1, 0); }
+MODEL double atof(const char *s) { return parseDouble(s, 0, 0, 0); }
+
+/* ---- sscanf and vsscanf ----
+ * glibc's rules in the C locale: white space in the format matches any (or none) in the input; %d %i %u %o %x %X %p
+ * (through strtoll/strtoull, at most the field width's characters), %f %e %g %a and capitals (through strtod or
+ * strtof), %s, %c, %[set], %n, %%; the hh, h, l, ll, j, z, t and q lengths; * suppresses the assignment. Returns the
+ * assignments made, or EOF when the input ends before the first conversion. The input's characters are read here,
+ * so reading a shared string is events (and may race); the assignments are stores through the caller's pointers.
+ * %Lf (long double) is refused as unsupported. */
+#define EOF (-1)
+long long strtoll(const char *, char **, int);
+unsigned long long strtoull(const char *, char **, int);
+
+static void storeInteger(void *to, int length, unsigned long long v) {
+    switch (length) {
+    case -2: *(char *)to = (char)v; break;
+    case -1: *(short *)to = (short)v; break;
+    case 0: *(int *)to = (int)v; break;
+    default: *(long long *)to = (long long)v; break;
+    }
+}
+
+/* Whether c is in the scanset f[0..] (after '[' and any '^'); *after is set past its ']'. */
+static int inScanset(const char *f, int c, const char **after) {
+    int found = 0;
+    const char *q = f;
+    if (*q == ']') found |= c == ']', q++;
+    for (; *q && *q != ']'; q++) {
+        if (q[1] == '-' && q[2] && q[2] != ']') {
+            found |= (unsigned char)c >= (unsigned char)q[0] && (unsigned char)c <= (unsigned char)q[2];
+            q += 2;
+        } else {
+            found |= c == *q;
+        }
+    }
+    *after = *q ? q : q - 1;
+    return found;
+}
+
+MODEL int vsscanf(const char *s, const char *fmt, va_list ap) {
+    const char *p = s;
+    int assigned = 0, converted = 0;
+    for (const char *f = fmt; *f; f++) {
+        if (IS_SP(*f)) {
+            while (IS_SP(*p)) p++;
+            continue;
+        }
+        if (*f != '%' || f[1] == '%') {
+            if (*f == '%') {
+                f++;
+                while (IS_SP(*p)) p++;
+            }
+            if (!*p) return converted ? assigned : EOF;
+            if (*p != *f) return assigned;
+            p++;
+            continue;
+        }
+        f++;
+        int suppress = *f == '*';
+        if (suppress) f++;
+        size_t width = 0;
+        while (IS_DI(*f)) width = width * 10 + (size_t)(*f++ - '0');
+        int length = 0; /* -2 hh, -1 h, 0, 1 l, 2 ll/j/z/t/q, 3 L */
+        for (;; f++) {
+            if (*f == 'h') length = length == -1 ? -2 : -1;
+            else if (*f == 'l') length = length == 1 ? 2 : 1;
+            else if (*f == 'j' || *f == 'z' || *f == 't' || *f == 'q') length = 2;
+            else if (*f == 'L') length = 3;
+            else break;
+        }
+        const char conv = *f;
+        if (!conv) break;
+        if (conv == 'n') {
+            if (!suppress) storeInteger(__builtin_va_arg(ap, void *), length, (unsigned long long)(p - s));
+            continue;
+        }
+        if (conv != 'c' && conv != '[')
+            while (IS_SP(*p)) p++;
+        if (!*p) return converted ? assigned : EOF;
+        char field[128];
+        const char *from = p;
+        if (width && width < sizeof field && conv != 's' && conv != 'c' && conv != '[') {
+            size_t k = 0; /* the number's field: at most `width` characters */
+            for (; k < width && p[k]; k++) field[k] = p[k];
+            field[k] = 0;
+            from = field;
+        }
+        char *end;
+        switch (conv) {
+        case 'd':
+        case 'i':
+        case 'u':
+        case 'o':
+        case 'x':
+        case 'X':
+        case 'p': {
+            const int base = conv == 'd' || conv == 'u' ? 10 : conv == 'i' ? 0 : conv == 'o' ? 8 : 16;
+            unsigned long long v = conv == 'd' || conv == 'i' ? (unsigned long long)strtoll(from, &end, base)
+                                                               : strtoull(from, &end, base);
+            if (end == from) return assigned;
+            p += end - from;
+            if (!suppress) {
+                if (conv == 'p') *__builtin_va_arg(ap, void **) = (void *)v;
+                else storeInteger(__builtin_va_arg(ap, void *), length, v);
+                assigned++;
+            }
+            break;
+        }
+        case 'f':
+        case 'F':
+        case 'e':
+        case 'E':
+        case 'g':
+        case 'G':
+        case 'a':
+        case 'A': {
+            if (length == 3) __skein_unsupported("sscanf of a long double (%Lf)");
+            double v = parseDouble(from, &end, length == 0, 0);
+            if (end == from) return assigned;
+            p += end - from;
+            if (!suppress) {
+                if (length == 0) *__builtin_va_arg(ap, float *) = (float)v;
+                else *__builtin_va_arg(ap, double *) = v;
+                assigned++;
+            }
+            break;
+        }
+        case 's': {
+            char *to = suppress ? 0 : __builtin_va_arg(ap, char *);
+            size_t k = 0;
+            for (; *p && !IS_SP(*p) && (!width || k < width); k++, p++)
+                if (to) to[k] = *p;
+            if (to) to[k] = 0, assigned++;
+            break;
+        }
+        case 'c': {
+            char *to = suppress ? 0 : __builtin_va_arg(ap, char *);
+            const size_t n = width ? width : 1;
+            for (size_t k = 0; k < n; k++, p++) {
+                if (!*p) return converted ? assigned : EOF;
+                if (to) to[k] = *p;
+            }
+            if (to) assigned++;
+            break;
+        }
+        case '[': {
+            const int negated = f[1] == '^';
+            const char *set = f + 1 + negated, *after = set;
+            char *to = suppress ? 0 : __builtin_va_arg(ap, char *);
+            size_t k = 0;
+            for (; *p && (!width || k < width) && inScanset(set, *p, &after) != negated; k++, p++)
+                if (to) to[k] = *p;
+            inScanset(set, 0, &after);
+            f = after;
+            if (k == 0) return assigned;
+            if (to) to[k] = 0, assigned++;
+            break;
+        }
+        default: return assigned; /* an unknown conversion: a matching failure */
+        }
+        converted++;
+    }
+    return assigned;
+}
+
+MODEL int sscanf(const char *s, const char *fmt, ...) {
+    va_list ap;
+    __builtin_va_start(ap, fmt);
+    int n = vsscanf(s, fmt, ap);
+    __builtin_va_end(ap);
+    return n;
+}
+/* The names glibc's <stdio.h> gives them in C99 mode and later. */
+MODEL int __isoc99_vsscanf(const char *s, const char *fmt, va_list ap) { return vsscanf(s, fmt, ap); }
+MODEL int __isoc99_sscanf(const char *s, const char *fmt, ...) {
+    va_list ap;
+    __builtin_va_start(ap, fmt);
+    int n = vsscanf(s, fmt, ap);
+    __builtin_va_end(ap);
+    return n;
+}

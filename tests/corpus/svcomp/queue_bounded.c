@@ -16,16 +16,16 @@
  * DEQ=3 -DBUG: EEEQQ(Q) and QEEEQQ fail the FIFO check (the consumer stops there), QQQEEE fails in main; 20
  * traces, 3 final states.
  *
- * expect: => verdict=safe errors=none executions=982 traces=10 blocked=0 final_states=5
+ * expect: => verdict=safe errors=none executions=760 traces=10 blocked=0 final_states=5
  * expect: --algo=qpor => verdict=safe errors=none executions=10 blocked=0 ssb=0
  * expect: --algo=vhb => verdict=safe errors=none executions=10 blocked=0 final_states=5
- * expect: -DBUG => verdict=error errors=assertion@91,assertion@105 executions=1076 traces=10 blocked=0 final_states=2
+ * expect: -DBUG => verdict=error errors=assertion@91,assertion@105 executions=846 traces=10 blocked=0 final_states=2
  * expect: --algo=qpor -DBUG => verdict=error errors=assertion@91,assertion@105 executions=10 blocked=0 ssb=0
  * expect: --algo=vhb -DBUG => verdict=error errors=assertion@91,assertion@105 executions=10 blocked=0 final_states=2
- * expect: -DDEQ=3 => verdict=safe errors=none executions=1967 traces=20 blocked=0 final_states=6
+ * expect: -DDEQ=3 => verdict=safe errors=none executions=1529 traces=20 blocked=0 final_states=6
  * expect: --algo=qpor -DDEQ=3 => verdict=safe errors=none executions=20 blocked=0 ssb=0
  * expect: --algo=vhb -DDEQ=3 => verdict=safe errors=none executions=20 blocked=0 final_states=6
- * expect: -DDEQ=3 -DBUG => verdict=error errors=assertion@91,assertion@105 executions=1993 traces=20 blocked=0 final_states=3
+ * expect: -DDEQ=3 -DBUG => verdict=error errors=assertion@91,assertion@105 executions=1548 traces=20 blocked=0 final_states=3
  * expect: --algo=qpor -DDEQ=3 -DBUG => verdict=error errors=assertion@91,assertion@105 executions=20 blocked=0 ssb=0
  * expect: --algo=vhb -DDEQ=3 -DBUG => verdict=error errors=assertion@91,assertion@105 executions=20 blocked=0 final_states=3
  */
