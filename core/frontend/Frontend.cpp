@@ -165,7 +165,8 @@ const std::vector<std::string>& libcModelNames() {
         "strdup", "index", "rindex", "memrchr", "stpcpy", "memccpy", "strncat", "strncasecmp", "strcasecmp",
         "strtok_r", "strtok", "ffs", "ffsl", "getenv", "vsnprintf", "vsprintf", "snprintf", "sprintf", "vprintf",
         "vfprintf", "strtod", "strtof", "atof", "vsscanf", "sscanf", "__isoc99_vsscanf",
-        "__isoc99_sscanf"};
+        "__isoc99_sscanf", "fputs", "fputc", "putc", "_IO_putc", "fwrite", "write", "strerror", "perror", "getpid",
+        "clock", "aligned_alloc", "memalign", "posix_memalign", "bzero"};
     return names;
 }
 

@@ -282,6 +282,11 @@ std::optional<Builtin> builtinFor(const std::string& name, const llvm::Function&
         m["pthread_setconcurrency"] = Builtin::NoOp;
         m["rand_r"] = Builtin::Rand; // (a nondet value, as rand's: the seed is not read)
         m["srand"] = Builtin::NoOp;
+        m["random"] = Builtin::Rand; // (as rand's: a nondet value; srandom's seed changes nothing)
+        m["srandom"] = Builtin::NoOp;
+        m["setvbuf"] = Builtin::NoOp; // buffering changes nothing in captured output: 0, success
+        m["setbuf"] = Builtin::NoOp;
+        m["setlinebuf"] = Builtin::NoOp;
         m["__assert_rtn"] = Builtin::AssertFail;
         m["__builtin_abort"] = Builtin::Abort;
         m["_exit"] = Builtin::Exit;

@@ -301,4 +301,63 @@ TEST(LibcModels, ScanfReadsAndWritesAreThePrograms) {
         << "the locals handed to sscanf, and the models' own, are no events";
 }
 
+// Output through streams and descriptors is captured as printf's; strerror and perror give glibc's messages;
+// getpid, clock and the buffering calls answer as documented; aligned allocations are malloc's (every object is
+// aligned to anything), bzero is memset's.
+TEST(LibcModels, StreamsErrorsAndAlignedAllocation) {
+    EXPECT_EQ(safeOutput(R"(
+        #include <errno.h>
+        #include <malloc.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <strings.h>
+        #include <time.h>
+        #include <unistd.h>
+        int main(void) {
+            setvbuf(stdout, 0, _IONBF, 0);
+            fputs("a", stdout);
+            fputc('b', stdout);
+            putc('c', stderr);
+            fwrite("de", 1, 2, stdout);
+            write(1, "fgh", 2);
+            printf("\n[%s] [%s] [%s]\n", strerror(EINVAL), strerror(0), strerror(999));
+            errno = EBUSY;
+            perror("lock");
+            printf("%d %ld %d\n", getpid(), (long)clock(), write(7, "x", 1) == -1 && errno == EBADF);
+            void *p = aligned_alloc(64, 128), *q = 0, *m = memalign(16, 8);
+            int r = posix_memalign(&q, 32, 16);
+            char b[4] = "xyz";
+            bzero(b, 2);
+            printf("%d %d %d %d\n", p && q && m, r, b[0] == 0 && b[1] == 0, b[2]);
+            free(p);
+            free(q);
+            free(m);
+            return 0;
+        })"),
+              "abcdefg\n[Invalid argument] [Success] [Unknown error 999]\nlock: Device or resource busy\n1 0 1\n"
+              "1 0 1 122\n");
+}
+
+// strerror's message of an unknown number is written into one buffer of the process, as glibc's: two threads asking
+// at once race on it.
+TEST(LibcModels, StrerrorIsNotThreadSafe) {
+    const std::string src = R"(
+        #include <pthread.h>
+        #include <string.h>
+        void *worker(void *arg) {
+            return strerror(900 + (int)(long)arg); // L:worker
+        }
+        int main() {
+            pthread_t t;
+            pthread_create(&t, 0, worker, (void *)1);
+            strerror(999); // L:main
+            pthread_join(t, 0);
+            return 0;
+        })";
+    for (const char* algo : {"dfs", "qpor"}) {
+        SCOPED_TRACE(algo);
+        expectRaceBetween(checkSource(src, withAlgorithm(algo)), src, "L:worker", "L:main");
+    }
+}
+
 } // namespace

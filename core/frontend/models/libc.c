@@ -645,3 +645,63 @@ MODEL int __isoc99_sscanf(const char *s, const char *fmt, ...) {
     __builtin_va_end(ap);
     return n;
 }
+
+/* ---- output through streams and descriptors, errors, the process ----
+ * Output to any stream or to descriptors 1 and 2 is captured as printf's is (Skein's checked program has no files:
+ * another descriptor answers EBADF). strerror writes an unknown number's message into one buffer of the process,
+ * as glibc's does: two threads calling it at once race on it. getpid answers 1 and clock 0 (time stands still, as
+ * for clock_gettime). */
+#define EBADF 9
+MODEL int fputs(const char *s, FILE *stream) { return fprintf(stream, "%s", s) >= 0 ? 1 : EOF; }
+MODEL int fputc(int c, FILE *stream) {
+    fprintf(stream, "%c", c);
+    return (unsigned char)c;
+}
+MODEL int putc(int c, FILE *stream) { return fputc(c, stream); }
+MODEL int _IO_putc(int c, FILE *stream) { return fputc(c, stream); }
+MODEL size_t fwrite(const void *data, size_t size, size_t n, FILE *stream) {
+    fprintf(stream, "%.*s", (int)(size * n), (const char *)data);
+    return n;
+}
+MODEL long write(int fd, const void *data, size_t n) {
+    if (fd != 1 && fd != 2) {
+        *__errno_location() = EBADF;
+        return -1;
+    }
+    printf("%.*s", (int)n, (const char *)data);
+    return (long)n;
+}
+
+static const char *const errorMessages[] = {
+    [0] = "Success", [1] = "Operation not permitted", [2] = "No such file or directory", [3] = "No such process",
+    [4] = "Interrupted system call", [5] = "Input/output error", [9] = "Bad file descriptor",
+    [11] = "Resource temporarily unavailable", [12] = "Cannot allocate memory", [13] = "Permission denied",
+    [16] = "Device or resource busy", [17] = "File exists", [22] = "Invalid argument",
+    [28] = "No space left on device", [34] = "Numerical result out of range", [35] = "Resource deadlock avoided",
+    [75] = "Value too large for defined data type", [110] = "Connection timed out"};
+static char unknownError[32];
+MODEL char *strerror(int e) {
+    if (e >= 0 && e < (int)(sizeof errorMessages / sizeof *errorMessages) && errorMessages[e])
+        return (char *)errorMessages[e];
+    snprintf(unknownError, sizeof unknownError, "Unknown error %d", e);
+    return unknownError;
+}
+MODEL void perror(const char *s) {
+    const char *message = strerror(*__errno_location());
+    if (s && *s) fprintf(0, "%s: %s\n", s, message);
+    else fprintf(0, "%s\n", message);
+}
+MODEL int getpid(void) { return 1; }
+MODEL long clock(void) { return 0; }
+
+/* ---- aligned allocation: every object of Skein's memory starts at an address aligned to anything ---- */
+MODEL void *aligned_alloc(size_t alignment, size_t n) { return (void)alignment, malloc(n); }
+MODEL void *memalign(size_t alignment, size_t n) { return (void)alignment, malloc(n); }
+MODEL int posix_memalign(void **out, size_t alignment, size_t n) {
+    void *p = malloc(n);
+    if (!p) return 12; /* ENOMEM */
+    *out = p;
+    return (void)alignment, 0;
+}
+void *memset(void *, int, size_t);
+MODEL void bzero(void *p, size_t n) { memset(p, 0, n); }
