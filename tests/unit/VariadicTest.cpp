@@ -64,6 +64,22 @@ TEST(Variadic, VaArgReadsEveryKindOfArgument) {
               "6 0 1513.75 10 111\n");
 }
 
+// clang calls through an unprototyped pointer (`int (*fp)()`) with a variadic type whose fixed part is the
+// arguments given: the call passes an empty area the non-variadic callee never reads.
+TEST(Variadic, UnprototypedCallsAreNotVariadic) {
+    EXPECT_EQ(safeOutput(R"(
+        #include <stdio.h>
+        int f();
+        int g(a, b) int a, b; { return a * b; }
+        int main() {
+            int (*fp)() = g;
+            printf("%d %d %d\n", f(7, 2), fp(3, 4), g(5, 6));
+            return 0;
+        }
+        int f(int a, int b) { return a - b; })"),
+              "5 12 30\n");
+}
+
 TEST(Variadic, FormattingIntoStrings) {
     EXPECT_EQ(safeOutput(R"(
         #include <stdarg.h>
