@@ -138,7 +138,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         return done(s.size());
     }
     case Builtin::VFormat: {
-        // The va_list is Skein's (LowerInstr.cpp, lowerVaStart): every argument is in the area overflow_arg_area
+        // The va_list is Skein's (LowerCall.cpp, lowerVaStart): every argument is in the area overflow_arg_area
         // points into, an 8-byte slot each; the conversions take them in order, as formatPrintf does the pool's.
         const uint8_t* list = checkedBytes(t, A(4), 24, false);
         if (!list) return false;

@@ -238,7 +238,7 @@ std::optional<Builtin> builtinFor(const std::string& name, const llvm::Function&
         m["tss_delete"] = Builtin::KeyDelete;
         m["tss_set"] = Builtin::SetSpecific;
         m["tss_get"] = Builtin::GetSpecific;
-        // Timed acquires are tries that answer ETIMEDOUT (kTimedCall, set where the call is lowered: LowerInstr.cpp)
+        // Timed acquires are tries that answer ETIMEDOUT (kTimedCall, set where the call is lowered: LowerCall.cpp)
         m["pthread_mutex_timedlock"] = Builtin::MutexTrylock;
         m["pthread_mutex_clocklock"] = Builtin::MutexTrylock;
         m["mtx_timedlock"] = Builtin::MutexTrylock;
@@ -417,7 +417,7 @@ std::expected<Program, LowerError> lower(frontend::CompiledModule& compiled) {
         }
     }
     // Every function first: the escape analysis of one function's allocas follows their addresses into the
-    // parameters of the functions it calls (LowerInstr.cpp, allocaEscapes), as mem2reg leaves those.
+    // parameters of the functions it calls (Escape.cpp, allocaEscapes), as mem2reg leaves those.
     for (llvm::Function& f : m) promoteScalars(f);
     for (llvm::Function& f : m) {
         uint32_t idx = mc.functionIndex[&f];

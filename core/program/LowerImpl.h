@@ -1,5 +1,5 @@
 #pragma once
-// Internal to lowering (Lower.cpp: module level, LowerInstr.cpp: instructions). Includes llvm/IR.
+// Internal to lowering (Lower.cpp: module level, FunctionLowering.h: one function, Escape.cpp: locals' escape). Includes llvm/IR.
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Function.h>
@@ -33,7 +33,7 @@ struct ModuleContext {
     llvm::DenseMap<const llvm::GlobalVariable*, uint32_t> globalIndex{};
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, uint32_t> locationIndex{};
     std::map<std::string, uint32_t> fileIndex{};
-    // Whether a defined function's pointer parameter lets what it points to escape (LowerInstr.cpp, allocaEscapes).
+    // Whether a defined function's pointer parameter lets what it points to escape (Escape.cpp, allocaEscapes).
     llvm::DenseMap<const llvm::Argument*, ParameterEscape> parameterEscapes{};
 
     uint32_t location(const llvm::DebugLoc& dl, uint32_t function);
@@ -52,6 +52,8 @@ std::string describeType(llvm::Type* t);
 // The builtin a call to `f` denotes (by name, SV-COMP dialect included), if any.
 std::optional<Builtin> lookupBuiltin(const llvm::Function& f);
 
+// Whether another thread can reach the stack object v points to (Escape.cpp): then its accesses are events.
+bool allocaEscapes(const llvm::Value* v, llvm::DenseMap<const llvm::Argument*, ParameterEscape>& parameters);
 // Lowers one defined function into `out` (ModuleContext::program.functions[index]).
 void lowerFunction(ModuleContext& mc, llvm::Function& f, uint32_t index);
 

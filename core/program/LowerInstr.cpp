@@ -8,109 +8,11 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Operator.h>
 
-#include "core/program/LowerImpl.h"
+#include "core/program/FunctionLowering.h"
 
 namespace skein::program::lowering {
+
 namespace {
-
-using llvm::cast;
-using llvm::dyn_cast;
-using llvm::isa;
-
-// The timed form of a blocking builtin (Lower.cpp's table maps it to the try, or to the condition wait): marked
-// kTimedCall, whose comment in Program.h says what it does.
-bool isTimedCall(Builtin b, const llvm::Function& callee) {
-    if (b != Builtin::MutexTrylock && b != Builtin::SemTryWait && b != Builtin::RwTryRdLock &&
-        b != Builtin::RwTryWrLock && b != Builtin::CondWait)
-        return false;
-    const llvm::StringRef n = callee.getName();
-    return n.contains("timed") || n.contains("clock");
-}
-
-// Where an alloca's address may flow so that another thread could reach it. Conservative: any use other than
-// as the address of a load/store, a comparison, pointer arithmetic on it (a phi or select of it too), a builtin that
-// does not capture its argument, or a parameter of a function the program defines that does not let it escape
-// either. Within one function, `seen` holds the pointers derived from v already followed (a phi of a pointer
-// advanced in a loop); each parameter followed into a callee starts afresh.
-//
-// The parameters' answers are memoised for the module (ModuleContext::parameterEscapes). A parameter whose analysis
-// is under way (recursion) is assumed private: an escape found under that assumption is real, and "private" then
-// holds for every parameter the query went through only if the query's own answer is "private" — otherwise one of
-// them may have been judged on an assumption that failed, and their answers are forgotten (EscapeQuery::provisional).
-struct EscapeQuery {
-    llvm::DenseMap<const llvm::Argument*, ParameterEscape>& parameters;
-    std::vector<const llvm::Argument*> provisional;
-};
-
-bool allocaEscapes(const llvm::Value* v, EscapeQuery& q, llvm::SmallPtrSetImpl<const llvm::Value*>& seen, int depth) {
-    if (depth > 32) return true;
-    if (!seen.insert(v).second) return false; // followed already, from its first use
-    for (const llvm::Use& u : v->uses()) {
-        const llvm::User* user = u.getUser();
-        if (auto* li = dyn_cast<llvm::LoadInst>(user)) {
-            if (li->getPointerOperand() != v) return true;
-        } else if (auto* si = dyn_cast<llvm::StoreInst>(user)) {
-            if (si->getValueOperand() == v) return true;
-        } else if (isa<llvm::ICmpInst>(user)) {
-            continue; // comparing the address (with null, with another) hands it to no one
-        } else if (isa<llvm::GetElementPtrInst, llvm::BitCastInst, llvm::PHINode, llvm::SelectInst>(user)) {
-            if (allocaEscapes(user, q, seen, depth + 1)) return true;
-        } else if (auto* call = dyn_cast<llvm::CallBase>(user)) {
-            const llvm::Function* callee = call->getCalledFunction();
-            if (!callee || call->isCallee(&u)) return true;
-            if (callee->isIntrinsic()) {
-                auto id = callee->getIntrinsicID();
-                if (id == llvm::Intrinsic::lifetime_start || id == llvm::Intrinsic::lifetime_end ||
-                    id == llvm::Intrinsic::memcpy || id == llvm::Intrinsic::memmove ||
-                    id == llvm::Intrinsic::memset || id == llvm::Intrinsic::vastart || id == llvm::Intrinsic::vaend ||
-                    id == llvm::Intrinsic::vacopy || llvm::isa<llvm::DbgInfoIntrinsic>(call))
-                    continue;
-                return true;
-            }
-            auto b = lookupBuiltin(*callee);
-            if (!callee->isDeclaration() && !(b && (*b == Builtin::ReachError || *b == Builtin::Nondet))) {
-                // The printf and scanf families' C models (frontend/models/libc.c) keep no pointer they are given,
-                // among their variadic arguments too: a local buffer, variable or va_list stays the thread's own.
-                const llvm::StringRef name = callee->getName();
-                if (callee->hasFnAttribute("skein-model") && (name.ends_with("printf") || name.ends_with("scanf")))
-                    continue;
-                const unsigned k = call->getArgOperandNo(&u);
-                if (call->isByValArgument(k)) continue; // the callee gets a copy of the object, not its address
-                if (k >= callee->arg_size()) return true; // a variadic argument, read back from memory by va_arg
-                const llvm::Argument* param = callee->getArg(k);
-                auto [it, fresh] = q.parameters.try_emplace(param, ParameterEscape::UnderWay);
-                if (!fresh) {
-                    if (it->second == ParameterEscape::Escapes) return true;
-                    continue; // private, or under way: assumed private
-                }
-                llvm::SmallPtrSet<const llvm::Value*, 16> own;
-                const bool escapes = allocaEscapes(param, q, own, depth + 1);
-                q.parameters[param] = escapes ? ParameterEscape::Escapes : ParameterEscape::Private;
-                if (escapes) return true;
-                q.provisional.push_back(param);
-                continue;
-            }
-            if (!b || !callee->isDeclaration()) return true;
-            // pthread_create's 4th argument (thrd_create's 3rd) is handed to the new thread: that captures it.
-            if (*b == Builtin::ThreadCreate &&
-                call->getArgOperand(callee->getName().starts_with("thrd_") ? 2 : 3) == v)
-                return true;
-            if (*b == Builtin::Realloc || *b == Builtin::Free) return true;
-        } else {
-            return true; // ptrtoint, atomic operations, returns, aggregates...
-        }
-    }
-    return false;
-}
-
-bool allocaEscapes(const llvm::Value* v, llvm::DenseMap<const llvm::Argument*, ParameterEscape>& parameters) {
-    EscapeQuery q{parameters, {}};
-    llvm::SmallPtrSet<const llvm::Value*, 16> seen;
-    const bool escapes = allocaEscapes(v, q, seen, 0);
-    if (escapes)
-        for (const llvm::Argument* p : q.provisional) parameters.erase(p);
-    return escapes;
-}
 
 std::string allocaName(llvm::AllocaInst* ai) {
     for (auto* d : llvm::findDbgDeclares(ai))
@@ -119,161 +21,42 @@ std::string allocaName(llvm::AllocaInst* ai) {
         if (auto* var = d->getVariable()) return var->getName().str();
     return ai->hasName() ? ai->getName().str() : std::string("<stack>");
 }
+} // namespace
 
-struct EdgeFixup {
-    enum Field { A, B, C, Pool64 } field;
-    uint32_t index; // instruction index, or pool64 index
-    const llvm::BasicBlock* from;
-    const llvm::BasicBlock* to;
-};
-
-class FunctionLowering {
-public:
-    FunctionLowering(ModuleContext& mc, llvm::Function& f, uint32_t index)
-        : mc_(mc), f_(f), index_(index), out_(mc.program.functions[index]), dt_(f), li_(dt_) {}
-
-    void run() {
-        for (llvm::Argument& a : f_.args()) {
-            regOf_[&a] = out_.numRegs;
-            out_.numRegs += slotsOf(a.getType());
-        }
-        // A variadic function's extra arguments arrive as one more parameter: the address of the area its caller
-        // laid them out in (lowerVariadicCall), which va_start hands to the va_list.
-        if (f_.isVarArg()) vaArea_ = out_.numRegs++;
-        out_.numParams = out_.numRegs;
-        for (llvm::BasicBlock& bb : f_)
-            for (llvm::Instruction& i : bb)
-                if (!i.getType()->isVoidTy()) {
-                    regOf_[&i] = out_.numRegs;
-                    out_.numRegs += slotsOf(i.getType());
-                }
-        uint32_t n = 0;
-        for (llvm::Loop* l : li_.getLoopsInPreorder()) {
-            loopIndex_[l] = n++;
-            spin_[l] = isSpinLoop(l);
-        }
-        out_.numLoops = n;
-        copyByvalArguments();
-        allocateVariadicAreas();
-        for (llvm::BasicBlock& bb : f_) {
-            blockPc_[&bb] = uint32_t(out_.code.size());
-            lastLoc_ = 0;
-            for (llvm::Instruction& i : bb) lowerInstruction(i);
-        }
-        emitEdges();
-    }
-
-private:
-    ModuleContext& mc_;
-    llvm::Function& f_;
-    uint32_t index_;
-    Function& out_;
-    llvm::DominatorTree dt_;
-    llvm::LoopInfo li_;
-    llvm::DenseMap<const llvm::Value*, Reg> regOf_;
-    llvm::DenseMap<const llvm::BasicBlock*, uint32_t> blockPc_;
-    llvm::DenseMap<const llvm::Loop*, uint32_t> loopIndex_;
-    llvm::DenseMap<const llvm::Loop*, bool> spin_;
-    std::vector<EdgeFixup> fixups_;
-    uint32_t lastLoc_ = 0;
-    Reg vaArea_ = kNoReg; // a variadic function's hidden last parameter (run)
-    // Each variadic call site's argument area, allocated once at the function's entry (allocateVariadicAreas), with
-    // the extra arguments' offsets in it; or the reason the call cannot be made.
-    struct VariadicSite {
-        Reg area = kNoReg;
-        std::vector<uint64_t> offsets;
-        std::string refused;
-    };
-    llvm::DenseMap<const llvm::CallBase*, VariadicSite> variadicSites_;
-
-    // A loop whose iterations can only read, or try to change memory and fail: loads, arithmetic, branches, calls
-    // of builtins that do nothing in the model (sched_yield, usleep), pthread_mutex_trylock, atomic exchanges and
-    // compare-exchanges — no plain stores, other calls, loop-carried values or allocas. Such an iteration either
-    // changed something (a trylock or compare-exchange that succeeded, an exchange that wrote a new value: the
-    // executor counts these, Thread::effects) or left the state as it found it, and then another iteration cannot
-    // produce a state that exiting on a later read would not: the executor cuts it at the back edge, as an assume
-    // of the exit condition (GenMC's spin-assume, extended to failed lock attempts), so spin-waits and spin locks
-    // need no unroll bound. Under sequential consistency an exchange that writes the value it read is invisible.
-    bool isSpinLoop(llvm::Loop* l) {
-        for (llvm::BasicBlock* bb : l->blocks())
-            for (llvm::Instruction& i : *bb) {
-                if (isa<llvm::DbgInfoIntrinsic>(i)) continue;
-                // A phi in the header carries a value from one iteration to the next (a counter): iterations
-                // differ. Phis elsewhere only merge values within one iteration (`a && b` conditions).
-                if (isa<llvm::PHINode>(i) && bb != l->getHeader()) continue;
-                if (isa<llvm::LoadInst>(i) || isa<llvm::BinaryOperator>(i) || isa<llvm::UnaryOperator>(i) ||
-                    isa<llvm::CmpInst>(i) || isa<llvm::CastInst>(i) || isa<llvm::GetElementPtrInst>(i) ||
-                    isa<llvm::BranchInst>(i) || isa<llvm::SelectInst>(i) || isa<llvm::ExtractValueInst>(i) ||
-                    isa<llvm::AtomicRMWInst>(i) || isa<llvm::AtomicCmpXchgInst>(i) || isa<llvm::FenceInst>(i))
+// A loop whose iterations can only read, or try to change memory and fail: loads, arithmetic, branches, calls
+// of builtins that do nothing in the model (sched_yield, usleep), pthread_mutex_trylock, atomic exchanges and
+// compare-exchanges — no plain stores, other calls, loop-carried values or allocas. Such an iteration either
+// changed something (a trylock or compare-exchange that succeeded, an exchange that wrote a new value: the
+// executor counts these, Thread::effects) or left the state as it found it, and then another iteration cannot
+// produce a state that exiting on a later read would not: the executor cuts it at the back edge, as an assume
+// of the exit condition (GenMC's spin-assume, extended to failed lock attempts), so spin-waits and spin locks
+// need no unroll bound. Under sequential consistency an exchange that writes the value it read is invisible.
+bool FunctionLowering::isSpinLoop(llvm::Loop* l) {
+    for (llvm::BasicBlock* bb : l->blocks())
+        for (llvm::Instruction& i : *bb) {
+            if (isa<llvm::DbgInfoIntrinsic>(i)) continue;
+            // A phi in the header carries a value from one iteration to the next (a counter): iterations
+            // differ. Phis elsewhere only merge values within one iteration (`a && b` conditions).
+            if (isa<llvm::PHINode>(i) && bb != l->getHeader()) continue;
+            if (isa<llvm::LoadInst>(i) || isa<llvm::BinaryOperator>(i) || isa<llvm::UnaryOperator>(i) ||
+                isa<llvm::CmpInst>(i) || isa<llvm::CastInst>(i) || isa<llvm::GetElementPtrInst>(i) ||
+                isa<llvm::BranchInst>(i) || isa<llvm::SelectInst>(i) || isa<llvm::ExtractValueInst>(i) ||
+                isa<llvm::AtomicRMWInst>(i) || isa<llvm::AtomicCmpXchgInst>(i) || isa<llvm::FenceInst>(i))
+                continue;
+            if (auto* call = dyn_cast<llvm::CallInst>(&i)) {
+                const llvm::Function* callee = call->getCalledFunction();
+                std::optional<Builtin> b = callee ? lookupBuiltin(*callee) : std::nullopt;
+                // (A timed acquire is a try too; a timed condition wait's timeout is one: an unlock and
+                // re-lock that leave the mutex as they found it — kTimedCall's comment in Program.h.)
+                if (b && callee->isDeclaration() &&
+                    (*b == Builtin::NoOp || *b == Builtin::MutexTrylock || *b == Builtin::SemTryWait ||
+                     (*b == Builtin::CondWait && isTimedCall(*b, *callee))))
                     continue;
-                if (auto* call = dyn_cast<llvm::CallInst>(&i)) {
-                    const llvm::Function* callee = call->getCalledFunction();
-                    std::optional<Builtin> b = callee ? lookupBuiltin(*callee) : std::nullopt;
-                    // (A timed acquire is a try too; a timed condition wait's timeout is one: an unlock and
-                    // re-lock that leave the mutex as they found it — kTimedCall's comment in Program.h.)
-                    if (b && callee->isDeclaration() &&
-                        (*b == Builtin::NoOp || *b == Builtin::MutexTrylock || *b == Builtin::SemTryWait ||
-                         (*b == Builtin::CondWait && isTimedCall(*b, *callee))))
-                        continue;
-                }
-                return false;
             }
-        return true;
-    }
-
-    uint32_t loc(const llvm::Instruction& i) {
-        if (i.getDebugLoc()) lastLoc_ = mc_.location(i.getDebugLoc(), index_);
-        return lastLoc_;
-    }
-
-    Instr& emit(Instr in, uint32_t location) {
-        out_.code.push_back(in);
-        out_.locs.push_back(location);
-        return out_.code.back();
-    }
-
-    void unsupported(const std::string& what, uint32_t location) {
-        Instr in;
-        in.op = Op::Unsupported;
-        in.a = mc_.message("unsupported: " + what);
-        emit(in, location);
-    }
-
-    // The register holding `v` (constants get a register pre-filled at frame start).
-    std::optional<Reg> operand(const llvm::Value* v) {
-        auto it = regOf_.find(v);
-        if (it != regOf_.end()) return it->second;
-        auto* c = dyn_cast<llvm::Constant>(v);
-        if (!c) return std::nullopt;
-        auto vals = mc_.evalConstant(c);
-        if (!vals) return std::nullopt;
-        Reg r = out_.numRegs;
-        out_.numRegs += uint32_t(vals->size());
-        for (size_t k = 0; k < vals->size(); ++k) out_.constants.push_back({Reg(r + k), (*vals)[k]});
-        regOf_[v] = r;
-        return r;
-    }
-
-    Reg dst(const llvm::Instruction& i) { return i.getType()->isVoidTy() ? kNoReg : regOf_[&i]; }
-
-    void lowerInstruction(llvm::Instruction& i);
-    void lowerCall(llvm::CallBase& call, uint32_t location);
-    void lowerBuiltin(llvm::CallBase& call, Builtin b, uint32_t location);
-    void lowerBranchTo(const llvm::BasicBlock* from, const llvm::BasicBlock* to, uint32_t location);
-    void emitEdges();
-    const llvm::Value* argsToPool(llvm::CallBase& call, uint32_t& off, uint32_t& count);
-    void copyByvalArguments();
-    Reg constant(uint64_t v) {
-        Reg r = out_.numRegs++;
-        out_.constants.push_back({r, v});
-        return r;
-    }
-    bool variadicCallee(const llvm::CallBase& call) const;
-    void allocateVariadicAreas();
-    bool lowerVariadicCall(llvm::CallBase& call, uint32_t& off, uint32_t& count, uint32_t location);
-    void lowerVaStart(llvm::CallBase& call, uint32_t location);
-    bool lowerAggregateAccess(llvm::Type* t, Reg ptr, Reg firstSlot, bool load, uint32_t location);
-};
+            return false;
+        }
+    return true;
+}
 
 // Scalar leaves of an aggregate in register-slot order (the order of slotsOf), with their byte offsets.
 bool scalarLeaves(const llvm::DataLayout& dl, llvm::Type* t, uint64_t offset,
@@ -300,7 +83,6 @@ bool scalarLeaves(const llvm::DataLayout& dl, llvm::Type* t, uint64_t offset,
     out.push_back({offset, t});
     return true;
 }
-
 // A load (into slots firstSlot..) or store (from them) of a whole aggregate, as one access per scalar leaf.
 bool FunctionLowering::lowerAggregateAccess(llvm::Type* t, Reg ptr, Reg firstSlot, bool load, uint32_t L) {
     std::vector<std::pair<uint64_t, llvm::Type*>> leaves;
@@ -647,237 +429,6 @@ void FunctionLowering::lowerInstruction(llvm::Instruction& i) {
     default: return unsupported(std::string("instruction `") + i.getOpcodeName() + "`", L);
     }
 }
-
-// A byval argument points at the caller's object (clang at -O0 passes it without a copy): C passes a copy, so
-// the callee makes it, into a stack object of its own frame, before its first instruction.
-void FunctionLowering::copyByvalArguments() {
-    for (llvm::Argument& a : f_.args()) {
-        if (!a.hasByValAttr()) continue;
-        uint64_t size = mc_.dl.getTypeAllocSize(a.getParamByValType());
-        Reg param = regOf_[&a], copy = out_.numRegs++, sizeReg = out_.numRegs++;
-        out_.constants.push_back({sizeReg, size});
-        emit({.op = Op::Alloca, .dst = copy, .b = kNoReg, .c = uint32_t(mc_.program.allocas.size()), .imm = size},
-             out_.loc);
-        mc_.program.allocas.push_back(
-            {a.hasName() ? a.getName().str() : "<argument>", 0, allocaEscapes(&a, mc_.parameterEscapes)});
-        uint32_t off = uint32_t(out_.regPool.size());
-        out_.regPool.insert(out_.regPool.end(), {copy, param, sizeReg});
-        emit({.op = Op::CallBuiltin, .aux = uint16_t(Builtin::Memcpy), .dst = kNoReg, .b = off, .c = 3}, out_.loc);
-        emit({.op = Op::Move, .dst = param, .a = copy}, out_.loc);
-    }
-}
-
-// A call that passes a variadic argument area (lowerVariadicCall): one to a variadic function the program defines, or
-// through a pointer of a variadic type. (printf and the other variadic builtins take their arguments in the pool.)
-bool FunctionLowering::variadicCallee(const llvm::CallBase& call) const {
-    if (!call.getFunctionType()->isVarArg() || call.isInlineAsm()) return false;
-    const llvm::Function* callee = call.getCalledFunction();
-    if (!callee) return true;
-    if (callee->isDeclaration() || callee->isIntrinsic()) return false;
-    const std::optional<Builtin> b = lookupBuiltin(*callee); // as lowerCall: these are builtins even when defined
-    return !(b && (*b == Builtin::ReachError || *b == Builtin::AtomicBegin || *b == Builtin::AtomicEnd ||
-                   *b == Builtin::Nondet));
-}
-
-// x86-64's va_arg (clang's inline expansion of it) takes an argument from the va_list's register save area while
-// gp_offset/fp_offset say registers are left, and from overflow_arg_area otherwise. Skein's va_start says none are
-// left, so every variadic argument comes from overflow_arg_area: the caller lays them out there as the stack would
-// hold them — 8-byte slots, a value of 16-byte alignment at a multiple of 16, a struct passed by value in its
-// bytes rounded up to 8 — in one area per call site, allocated at the function's entry (a call in a loop reuses
-// it: the area is dead once the call returns). The area is the calling thread's own: its accesses are no events.
-void FunctionLowering::allocateVariadicAreas() {
-    for (llvm::BasicBlock& bb : f_)
-        for (llvm::Instruction& i : bb) {
-            auto* call = dyn_cast<llvm::CallBase>(&i);
-            if (!call || !variadicCallee(*call)) continue;
-            VariadicSite site;
-            uint64_t size = 0;
-            for (unsigned k = call->getFunctionType()->getNumParams(); k < call->arg_size(); ++k) {
-                const bool byval = call->isByValArgument(k);
-                llvm::Type* t = byval ? call->getParamByValType(k) : call->getArgOperand(k)->getType();
-                std::vector<std::pair<uint64_t, llvm::Type*>> leaves;
-                if (!byval && !scalarLeaves(mc_.dl, t, 0, leaves)) {
-                    site.refused = "a variadic argument of type " + describeType(t);
-                    break;
-                }
-                const uint64_t align = mc_.dl.getABITypeAlign(t).value() > 8 ? 16 : 8;
-                size = (size + align - 1) / align * align;
-                site.offsets.push_back(size);
-                size += (mc_.dl.getTypeAllocSize(t) + 7) / 8 * 8;
-            }
-            if (site.refused.empty()) {
-                site.area = out_.numRegs++;
-                emit({.op = Op::Alloca, .dst = site.area, .b = kNoReg, .c = uint32_t(mc_.program.allocas.size()),
-                      .imm = std::max<uint64_t>(size, 8)},
-                     out_.loc);
-                mc_.program.allocas.push_back({"<variadic arguments>", 0, /*escapes=*/false});
-            }
-            variadicSites_[call] = std::move(site);
-        }
-}
-
-// Stores the call's extra arguments into its site's area and leaves in the pool (off, count) the fixed arguments
-// followed by the area's address: the callee's hidden last parameter (run). False when refused (emitted).
-bool FunctionLowering::lowerVariadicCall(llvm::CallBase& call, uint32_t& off, uint32_t& count, uint32_t L) {
-    const VariadicSite& site = variadicSites_[&call];
-    if (!site.refused.empty()) {
-        unsupported(site.refused, L);
-        return false;
-    }
-    const unsigned fixed = call.getFunctionType()->getNumParams();
-    uint32_t slot = off, fixedSlots = 0;
-    for (unsigned k = 0; k < call.arg_size(); ++k) {
-        llvm::Value* a = call.getArgOperand(k);
-        const uint32_t slots = slotsOf(a->getType());
-        if (k < fixed) {
-            fixedSlots += slots;
-        } else {
-            const uint64_t offset = site.offsets[k - fixed];
-            Reg at = site.area;
-            if (offset) {
-                at = out_.numRegs++;
-                emit({.op = Op::Gep, .dst = at, .a = site.area, .b = 0, .c = 0, .imm = offset}, L);
-            }
-            llvm::Type* t = a->getType();
-            if (call.isByValArgument(k)) { // the struct's bytes, from the caller's copy
-                const uint32_t at3 = uint32_t(out_.regPool.size());
-                out_.regPool.insert(out_.regPool.end(),
-                                    {at, out_.regPool[slot], constant(mc_.dl.getTypeAllocSize(call.getParamByValType(k)))});
-                emit({.op = Op::CallBuiltin, .aux = uint16_t(Builtin::Memcpy), .dst = kNoReg, .b = at3, .c = 3}, L);
-            } else if (!lowerAggregateAccess(t, at, out_.regPool[slot], false, L)) {
-                emit({.op = Op::Store, .bits = uint8_t(scalarBits(t)), .aux = uint16_t(mc_.dl.getTypeStoreSize(t)),
-                      .a = at, .b = out_.regPool[slot]},
-                     L);
-            }
-        }
-        slot += slots;
-    }
-    const uint32_t first = uint32_t(out_.regPool.size());
-    for (uint32_t k = 0; k < fixedSlots; ++k) out_.regPool.push_back(out_.regPool[off + k]);
-    out_.regPool.push_back(site.area);
-    off = first, count = fixedSlots + 1;
-    return true;
-}
-
-// va_start(ap): no argument registers left (gp_offset 48 = 6 × 8, fp_offset 176 = 48 + 8 × 16), the arguments in
-// the area the caller passed (allocateVariadicAreas), no register save area.
-void FunctionLowering::lowerVaStart(llvm::CallBase& call, uint32_t L) {
-    if (vaArea_ == kNoReg) return unsupported("va_start outside a variadic function", L);
-    auto ap = operand(call.getArgOperand(0));
-    if (!ap) return unsupported("va_start of this va_list", L);
-    const std::pair<uint64_t, Reg> fields[] = {{0, constant(48)}, {4, constant(176)}, {8, vaArea_}, {16, constant(0)}};
-    for (auto [offset, value] : fields) {
-        Reg at = *ap;
-        if (offset) {
-            at = out_.numRegs++;
-            emit({.op = Op::Gep, .dst = at, .a = *ap, .b = 0, .c = 0, .imm = offset}, L);
-        }
-        const uint8_t bytes = offset < 8 ? 4 : 8;
-        emit({.op = Op::Store, .bits = uint8_t(bytes * 8), .aux = bytes, .a = at, .b = value}, L);
-    }
-}
-
-// Places the call's arguments in the register pool; returns the first argument that has no register.
-const llvm::Value* FunctionLowering::argsToPool(llvm::CallBase& call, uint32_t& off, uint32_t& count) {
-    off = uint32_t(out_.regPool.size());
-    for (llvm::Value* a : call.args()) {
-        auto r = operand(a);
-        if (!r) return a;
-        for (uint32_t k = 0; k < slotsOf(a->getType()); ++k) out_.regPool.push_back(*r + k);
-    }
-    count = uint32_t(out_.regPool.size()) - off;
-    return nullptr;
-}
-
-void FunctionLowering::lowerCall(llvm::CallBase& call, uint32_t L) {
-    if (call.isInlineAsm()) return unsupported("inline assembly", L);
-    llvm::Function* callee = call.getCalledFunction();
-    uint32_t off = 0, count = 0;
-    if (const llvm::Value* bad = argsToPool(call, off, count))
-        return unsupported("call argument of type " + describeType(bad->getType()), L);
-    if (!callee) {
-        auto target = operand(call.getCalledOperand());
-        if (!target) return unsupported("indirect call", L);
-        if (variadicCallee(call) && !lowerVariadicCall(call, off, count, L)) return;
-        emit({.op = Op::CallIndirect, .aux = uint16_t(slotsOf(call.getType())), .dst = dst(call), .a = *target,
-              .b = off, .c = count},
-             L);
-        return;
-    }
-    if (callee->isIntrinsic()) {
-        auto id = callee->getIntrinsicID();
-        switch (id) {
-        case llvm::Intrinsic::lifetime_start:
-        case llvm::Intrinsic::lifetime_end:
-        case llvm::Intrinsic::stackrestore:
-        case llvm::Intrinsic::experimental_noalias_scope_decl:
-        case llvm::Intrinsic::assume:
-        case llvm::Intrinsic::var_annotation:
-        case llvm::Intrinsic::donothing: return;
-        case llvm::Intrinsic::expect:
-        case llvm::Intrinsic::ptr_annotation:
-            emit({.op = Op::Move, .dst = dst(call), .a = out_.regPool[off]}, L);
-            return;
-        case llvm::Intrinsic::ptrmask: // (its only source in C at -O0: va_arg of a 16-byte-aligned type)
-            return unsupported("pointer alignment (llvm.ptrmask: a va_arg of a 16-byte-aligned type, or "
-                               "__builtin_align_down)",
-                               L);
-        case llvm::Intrinsic::vastart: return lowerVaStart(call, L);
-        case llvm::Intrinsic::vaend: return;
-        case llvm::Intrinsic::vacopy: { // the 24 bytes of the va_list (the area it points into is shared, and read-only)
-            uint32_t at = uint32_t(out_.regPool.size());
-            out_.regPool.insert(out_.regPool.end(), {out_.regPool[off], out_.regPool[off + 1], constant(24)});
-            emit({.op = Op::CallBuiltin, .aux = uint16_t(Builtin::Memcpy), .dst = kNoReg, .b = at, .c = 3}, L);
-            return;
-        }
-        default: break;
-        }
-    }
-    std::optional<Builtin> b = lookupBuiltin(*callee);
-    // reach_error & co. are the property, whatever body the file gives them (svcomp-dialect.md).
-    bool alwaysBuiltin = b && (*b == Builtin::ReachError || *b == Builtin::AtomicBegin || *b == Builtin::AtomicEnd ||
-                               *b == Builtin::Nondet);
-    if (b && (alwaysBuiltin || callee->isDeclaration())) {
-        Instr in{.op = Op::CallBuiltin, .aux = uint16_t(*b), .dst = dst(call), .b = off, .c = count};
-        if (*b == Builtin::Nondet) {
-            std::string n = callee->getName().str().substr(18);
-            bool isUnsigned = n[0] == 'u' || n == "bool" || n == "_Bool" || n == "size_t" || n == "pointer";
-            unsigned bits = scalarBits(call.getType());
-            if (!bits || call.getType()->isFloatingPointTy()) return unsupported("nondeterministic " + n, L);
-            in.bits = uint8_t(bits);
-            in.imm = (isUnsigned ? 0 : 1) | ((n == "bool" || n == "_Bool") ? 2 : 0);
-        } else if (*b == Builtin::AddOverflow) {
-            static const char* names[] = {"llvm.sadd", "llvm.uadd", "llvm.ssub", "llvm.usub", "llvm.smul", "llvm.umul"};
-            std::string name = callee->getName().str();
-            for (uint64_t k = 0; k < 6; ++k)
-                if (name.rfind(names[k], 0) == 0) in.imm = k;
-            in.bits = uint8_t(scalarBits(call.getArgOperand(0)->getType()));
-        } else if (!call.getType()->isVoidTy()) {
-            in.bits = uint8_t(scalarBits(call.getType()));
-        }
-        if (callee->getName().starts_with("thrd_") || callee->getName().starts_with("mtx_") ||
-            callee->getName().starts_with("cnd_"))
-            in.imm = kC11Call;
-        if (isTimedCall(*b, *callee)) in.imm |= kTimedCall;
-        if (*b == Builtin::ThreadLocalAddress) {
-            auto* gv = dyn_cast<llvm::GlobalVariable>(call.getArgOperand(0));
-            if (!gv) return unsupported("thread-local address", L);
-            in.imm = mc_.globalIndex[gv];
-        }
-        if (*b == Builtin::Sqrt || *b == Builtin::FAbs || *b == Builtin::Floor || *b == Builtin::Ceil)
-            in.bits = uint8_t(scalarBits(call.getType()));
-        emit(in, L);
-        return;
-    }
-    if (callee->isDeclaration())
-        return unsupported("call to external function `" + callee->getName().str() + "` (Skein has no model of it)", L);
-    if (callee->isVarArg() && !lowerVariadicCall(call, off, count, L)) return;
-    uint32_t target = mc_.functionIndex[callee];
-    Instr in{.op = Op::Call, .aux = uint16_t(slotsOf(call.getType())), .dst = dst(call), .a = target, .b = off, .c = count};
-    if (mc_.program.functions[target].atomicSection) in.flags |= flags::AtomicFunction;
-    emit(in, L);
-}
-
 void FunctionLowering::lowerBranchTo(const llvm::BasicBlock* from, const llvm::BasicBlock* to, uint32_t L) {
     fixups_.push_back({EdgeFixup::A, uint32_t(out_.code.size()), from, to});
     emit({.op = Op::Br}, L);
@@ -946,8 +497,6 @@ void FunctionLowering::emitEdges() {
         }
     }
 }
-
-} // namespace
 
 void lowerFunction(ModuleContext& mc, llvm::Function& f, uint32_t index) {
     FunctionLowering(mc, f, index).run();

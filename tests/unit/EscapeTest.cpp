@@ -1,4 +1,4 @@
-// The escape analysis of locals (core/program/LowerInstr.cpp, allocaEscapes): a local whose address no other
+// The escape analysis of locals (core/program/Escape.cpp, allocaEscapes): a local whose address no other
 // thread can reach is the thread's own — its accesses are no events — and one whose address may reach another
 // thread is shared, so that a race on it is found. Since the analysis follows an address into the parameters
 // of the functions the program defines, both sides are checked through helpers: the ones that keep the local

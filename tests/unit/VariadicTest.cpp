@@ -1,4 +1,4 @@
-// Variadic functions the program defines (core/program/LowerInstr.cpp: allocateVariadicAreas,
+// Variadic functions the program defines (core/program/LowerCall.cpp: allocateVariadicAreas,
 // lowerVariadicCall, lowerVaStart) and the printf family on strings and va_lists (core/frontend/models/libc.c
 // over the
 // __skein_vformat builtin): what va_arg reads, what the formatting functions write and return, the errors and
