@@ -41,7 +41,7 @@ bool allocaEscapes(const llvm::Value* v, EscapeQuery& q, llvm::SmallPtrSetImpl<c
             if (allocaEscapes(user, q, seen, depth + 1)) return true;
         } else if (auto* call = dyn_cast<llvm::CallBase>(user)) {
             const llvm::Function* callee = call->getCalledFunction();
-            if (!callee || call->isCallee(&u)) return true;
+            if (!callee || !call->isArgOperand(&u)) return true; // called through, or an operand bundle's
             if (callee->isIntrinsic()) {
                 auto id = callee->getIntrinsicID();
                 if (id == llvm::Intrinsic::lifetime_start || id == llvm::Intrinsic::lifetime_end ||
