@@ -14,7 +14,7 @@ std::expected<PreparedProgram, CheckFailure> prepare(const CheckRequest& req) {
     auto t0 = std::chrono::steady_clock::now();
     auto compiled = frontend::compile({req.path, req.contents, req.clangFlags});
     if (!compiled) return std::unexpected(CheckFailure{std::move(compiled.error().diagnostics)});
-    auto program = program::lower(*compiled);
+    auto program = program::lower(*compiled, {.escapeAnalysis = req.escapeAnalysis});
     if (!program) {
         report::Diagnostic d;
         d.location = program.error().location;

@@ -27,6 +27,8 @@ struct CheckRequest {
     // Then time this many explorations (≥ 1) and report the median of their elapsed times, with the last one's
     // result: a single run of a few dozen microseconds swings 2–3× on a busy machine. For benchmarks.
     uint32_t timedRuns = 1;
+    // The escape analysis of locals (program::LowerOptions); off only to hold it to the reference, in tests.
+    bool escapeAnalysis = true;
 };
 
 struct CheckFailure {

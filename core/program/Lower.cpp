@@ -368,11 +368,12 @@ void promoteScalars(llvm::Function& f) {
 } // namespace
 } // namespace lowering
 
-std::expected<Program, LowerError> lower(frontend::CompiledModule& compiled) {
+std::expected<Program, LowerError> lower(frontend::CompiledModule& compiled, const LowerOptions& options) {
     using namespace lowering;
     llvm::Module& m = compiled.module();
     Program program;
     ModuleContext mc{m, m.getDataLayout(), program};
+    mc.escapeAnalysis = options.escapeAnalysis;
     program.locations.push_back({}); // 0 = unknown
     program.files.push_back("");
     const std::map<const llvm::Function*, std::string> wrappers = wrapAddressTakenBuiltins(m);

@@ -18,7 +18,7 @@ void FunctionLowering::copyByvalArguments() {
         emit({.op = Op::Alloca, .dst = copy, .b = kNoReg, .c = uint32_t(mc_.program.allocas.size()), .imm = size},
              out_.loc);
         mc_.program.allocas.push_back(
-            {a.hasName() ? a.getName().str() : "<argument>", 0, allocaEscapes(&a, mc_.parameterEscapes)});
+            {a.hasName() ? a.getName().str() : "<argument>", 0, mc_.escapes(&a)});
         uint32_t off = uint32_t(out_.regPool.size());
         out_.regPool.insert(out_.regPool.end(), {copy, param, sizeReg});
         emit({.op = Op::CallBuiltin, .aux = uint16_t(Builtin::Memcpy), .dst = kNoReg, .b = off, .c = 3}, out_.loc);

@@ -21,6 +21,8 @@ class LoopInfo;
 namespace skein::program::lowering {
 
 enum class ParameterEscape : uint8_t { UnderWay, Private, Escapes };
+// Whether another thread can reach the stack object v points to (Escape.cpp): then its accesses are events.
+bool allocaEscapes(const llvm::Value* v, llvm::DenseMap<const llvm::Argument*, ParameterEscape>& parameters);
 
 // Module-wide state shared by every function's lowering.
 struct ModuleContext {
@@ -35,6 +37,9 @@ struct ModuleContext {
     std::map<std::string, uint32_t> fileIndex{};
     // Whether a defined function's pointer parameter lets what it points to escape (Escape.cpp, allocaEscapes).
     llvm::DenseMap<const llvm::Argument*, ParameterEscape> parameterEscapes{};
+    bool escapeAnalysis = true; // LowerOptions
+    // A stack object of the program's: shared unless the analysis (when on) says no other thread can reach it.
+    bool escapes(const llvm::Value* alloca) { return !escapeAnalysis || allocaEscapes(alloca, parameterEscapes); }
 
     uint32_t location(const llvm::DebugLoc& dl, uint32_t function);
     uint32_t message(std::string m);
@@ -52,8 +57,6 @@ std::string describeType(llvm::Type* t);
 // The builtin a call to `f` denotes (by name, SV-COMP dialect included), if any.
 std::optional<Builtin> lookupBuiltin(const llvm::Function& f);
 
-// Whether another thread can reach the stack object v points to (Escape.cpp): then its accesses are events.
-bool allocaEscapes(const llvm::Value* v, llvm::DenseMap<const llvm::Argument*, ParameterEscape>& parameters);
 // Lowers one defined function into `out` (ModuleContext::program.functions[index]).
 void lowerFunction(ModuleContext& mc, llvm::Function& f, uint32_t index);
 

@@ -254,7 +254,7 @@ void FunctionLowering::lowerInstruction(llvm::Instruction& i) {
         auto* ai = cast<llvm::AllocaInst>(&i);
         AllocaInfo info;
         info.name = allocaName(ai);
-        info.escapes = allocaEscapes(ai, mc_.parameterEscapes);
+        info.escapes = mc_.escapes(ai);
         if (auto* at = dyn_cast<llvm::ArrayType>(ai->getAllocatedType()))
             info.elemSize = uint32_t(mc_.dl.getTypeAllocSize(at->getElementType()));
         Instr in{.op = Op::Alloca, .dst = dst(i), .b = kNoReg,
