@@ -156,7 +156,15 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
                 std::memcpy(args, slots, size_t(n) * 8);
             }
         }
-        const std::string s = formatPrintf(t, A(3), args, n);
+        uint32_t wanted = 0;
+        const std::string s = formatPrintf(t, A(3), args, n, &wanted);
+        if (wanted > n && (!o || at + uint64_t(wanted) * 8 > o->size)) {
+            // As a va_arg past the last argument (LowerCall.cpp: the area holds exactly the arguments passed).
+            fail(t, report::ErrorKind::Memory,
+                 "the format reads " + std::to_string(wanted) + " arguments where " + std::to_string(n) +
+                     " were passed: out of bounds of `<variadic arguments>`");
+            return false;
+        }
         const uint64_t keep = std::min<uint64_t>({s.size(), A(2) ? A(2) - 1 : 0, A(1) ? A(1) - 1 : 0});
         if (A(2) > A(1) && s.size() >= A(1)) {
             unsupported(t, "formatted output of " + std::to_string(s.size()) + " characters (the models' "

@@ -332,7 +332,9 @@ private:
     void setPending(ThreadId t, const Event& ev, uint32_t choices = 1);
     uint32_t currentLoc(ThreadId t) const;
     std::string readCString(uint64_t ptr);
-    std::string formatPrintf(ThreadId t, uint64_t fmt, const uint64_t* args, uint32_t nargs);
+    // printf's formatting; `wanted` (when given) receives how many arguments the format took, past nargs too.
+    std::string formatPrintf(ThreadId t, uint64_t fmt, const uint64_t* args, uint32_t nargs,
+                             uint32_t* wanted = nullptr);
     void refreshView(ThreadId t);
     void wakeJoiners(ThreadId finished);
 };

@@ -25,10 +25,14 @@ std::string Executor::readCString(uint64_t ptr) {
 
 // printf with the interpreted program's arguments. Each conversion is formatted by the host's snprintf with a
 // value of the right C type; %n is refused (it would write memory).
-std::string Executor::formatPrintf(ThreadId t, uint64_t fmtPtr, const uint64_t* args, uint32_t nargs) {
+std::string Executor::formatPrintf(ThreadId t, uint64_t fmtPtr, const uint64_t* args, uint32_t nargs,
+                                   uint32_t* wanted) {
     std::string fmt = readCString(fmtPtr), out;
     uint32_t next = 0;
-    auto arg = [&]() -> uint64_t { return next < nargs ? args[next++] : 0; };
+    auto arg = [&]() -> uint64_t {
+        const uint32_t k = next++;
+        return k < nargs ? args[k] : 0;
+    };
     // One conversion, of any length (a %s of a long string, a wide field): the host's snprintf measures it first.
     auto put = [&](const std::string& spec, auto value) {
         const int n = std::snprintf(nullptr, 0, spec.c_str(), value);
@@ -91,6 +95,7 @@ std::string Executor::formatPrintf(ThreadId t, uint64_t fmtPtr, const uint64_t* 
         }
         i = j;
     }
+    if (wanted) *wanted = next;
     return out;
 }
 

@@ -67,7 +67,7 @@ void FunctionLowering::allocateVariadicAreas() {
             if (site.refused.empty()) {
                 site.area = out_.numRegs++;
                 emit({.op = Op::Alloca, .dst = site.area, .b = kNoReg, .c = uint32_t(mc_.program.allocas.size()),
-                      .imm = std::max<uint64_t>(size, 8)},
+                      .imm = size},
                      out_.loc);
                 mc_.program.allocas.push_back({"<variadic arguments>", 0, /*escapes=*/false});
             }

@@ -144,6 +144,41 @@ TEST(Variadic, SprintfPastTheBufferIsAMemoryError) {
     expectError(checkSource(src), ErrorKind::Memory, lineOf(src, "L:overflow"));
 }
 
+// The area holds exactly the arguments passed: a va_arg past the last one, or a format that wants more than were
+// passed, reads out of its bounds — undefined behaviour, reported as a memory error where it happens.
+TEST(Variadic, ReadingPastTheLastArgumentIsAMemoryError) {
+    const std::string direct = R"(
+        #include <stdarg.h>
+        int second(int n, ...) {
+            va_list ap;
+            va_start(ap, n);
+            int a = va_arg(ap, int);
+            int b = va_arg(ap, int); // L:past
+            va_end(ap);
+            return a + b;
+        }
+        int main(void) { return second(2, 7); })";
+    const auto* e = expectError(checkSource(direct), ErrorKind::Memory, lineOf(direct, "L:past"));
+    ASSERT_NE(e, nullptr);
+    EXPECT_NE(e->message.find("<variadic arguments>"), std::string::npos) << e->message;
+    const std::string format = R"(
+        #include <stdarg.h>
+        #include <stdio.h>
+        void logf(const char *fmt, ...) {
+            va_list ap;
+            va_start(ap, fmt);
+            vprintf(fmt, ap); // L:format
+            va_end(ap);
+        }
+        int main(void) {
+            logf("%d %s\n", 1);
+            return 0;
+        })";
+    e = expectError(checkSource(format), ErrorKind::Memory, lineOf(format, "L:format"));
+    ASSERT_NE(e, nullptr);
+    EXPECT_NE(e->message.find("the format reads 2 arguments where 1 were passed"), std::string::npos) << e->message;
+}
+
 TEST(Variadic, OutputLongerThanTheModelsBufferIsRefused) {
     const std::string src = R"(
         #include <stdio.h>
