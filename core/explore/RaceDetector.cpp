@@ -9,6 +9,7 @@ using model::EventKind;
 void RaceDetector::reset() {
     threads_.clear();
     locks_.clear();
+    barrierRounds_.clear();
     atomics_.clear();
     shadow_.clear();
     splits_.clear();
@@ -200,11 +201,12 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
         [[fallthrough]]; // a reader's release accumulates, as a post does
     // A semaphore's posts accumulate in its clock (a later wait may take the unit of any of them), and a wait or a
     // trywait that took a unit acquires it: the usual release/acquire reading of sem_post/sem_wait (TSan's).
-    // A barrier likewise: every arrival releases into the barrier's clock, a departure acquires it (all arrivals of
-    // its round came before it; those of later rounds add nothing a departure could race with).
+    // A barrier likewise, round by round: every arrival releases into its round's clock, a departure acquires its
+    // round's (all the arrivals of its round came before it, and nothing else need have: barrierRounds_).
     case EventKind::BarrierArrive:
     case EventKind::SemPost: {
-        Clock& l = locks_[e.kind == EventKind::RwUnlock ? e.addr + 1 : e.addr];
+        Clock& l = e.kind == EventKind::BarrierArrive ? barrierRounds_[{e.addr, e.value2}]
+                                                      : locks_[e.kind == EventKind::RwUnlock ? e.addr + 1 : e.addr];
         if (undo_) {
             log_.push_back({Undo::Kind::LockClock, 0, 0, uintptr_t(&l)});
             saved_.push_back(l);
@@ -213,8 +215,8 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
         for (size_t i = 0; i < c.size(); ++i) l[i] = std::max(l[i], c[i]);
         return false;
     }
-    case EventKind::SemWait:
-    case EventKind::BarrierLeave: join(c, locks_[e.addr], kThread, e.tid); return false;
+    case EventKind::SemWait: join(c, locks_[e.addr], kThread, e.tid); return false;
+    case EventKind::BarrierLeave: join(c, barrierRounds_[{e.addr, e.value2}], kThread, e.tid); return false;
     case EventKind::SemTryWait:
         if (e.value) join(c, locks_[e.addr], kThread, e.tid);
         return false;

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -67,6 +68,11 @@ private:
     using Block = std::array<Shadow, kBlockWords>;
     std::vector<Clock> threads_;
     std::unordered_map<uint64_t, Clock> locks_, atomics_;
+    // A barrier's clock per round (the round is the events' value2): a departure acquires its own round's arrivals
+    // only. One clock for every round made a departure also acquire what a thread did before arriving at the next
+    // round — an arrival the departure commutes with, so that an explorer running one order of the two missed the
+    // race the other order shows (tests/corpus/threads/barrier_race_next_round.c).
+    std::map<std::pair<uint64_t, uint64_t>, Clock> barrierRounds_;
     std::unordered_map<uint64_t, Block> shadow_; // by address / (4 · kBlockWords)
     std::deque<std::array<Shadow, 4>> splits_;   // a deque: the undo log points into it while it grows
     std::vector<Access> accesses_;
@@ -75,7 +81,8 @@ private:
     // The undo log. A clock entry of 0 and an absent one mean the same (epochs start at 1), as do an empty clock
     // or shadow and an absent one: growing a clock or adding a map entry needs no undo. `at` names what changed:
     // a thread id for ThreadEntry (threads_ may move its clocks), else the clock or shadow itself (the elements of
-    // an unordered_map stay where they are until erased, and only reset() erases), so that undoing looks nothing up.
+    // an unordered_map or a map stay where they are until erased, and only reset() erases), so that undoing looks
+    // nothing up.
     struct Undo {
         enum class Kind : uint8_t {
             ThreadEntry, // threads_[at][idx] was `old`
