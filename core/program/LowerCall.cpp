@@ -55,7 +55,7 @@ void FunctionLowering::allocateVariadicAreas() {
                 const bool byval = call->isByValArgument(k);
                 llvm::Type* t = byval ? call->getParamByValType(k) : call->getArgOperand(k)->getType();
                 std::vector<std::pair<uint64_t, llvm::Type*>> leaves;
-                if (!byval && !scalarLeaves(mc_.dl, t, 0, leaves)) {
+                if (!byval && (!scalarLeaves(mc_.dl, t, 0, leaves) || leaves.size() > 64)) { // (lowerAggregateAccess)
                     site.refused = "a variadic argument of type " + describeType(t);
                     break;
                 }
