@@ -503,6 +503,24 @@ static int inScanset(const char *f, int c, const char **after) {
     return found;
 }
 
+/* The characters a conversion stores, gathered privately and copied into the caller's buffer a block at a time: a
+ * shared buffer is written by a few events (memcpy's), not one per character. */
+struct Sink {
+    char *to; /* null: the assignment is suppressed */
+    size_t done, held;
+    char block[128];
+};
+static void sinkFlush(struct Sink *s) {
+    if (s->to && s->held) memcpy(s->to + s->done, s->block, s->held);
+    s->done += s->held;
+    s->held = 0;
+}
+static void sinkPut(struct Sink *s, char c) {
+    if (!s->to) return;
+    s->block[s->held++] = c;
+    if (s->held == sizeof s->block) sinkFlush(s);
+}
+
 MODEL int vsscanf(const char *s, const char *fmt, va_list ap) {
     const char *p = s;
     int assigned = 0, converted = 0;
@@ -592,34 +610,39 @@ MODEL int vsscanf(const char *s, const char *fmt, va_list ap) {
             break;
         }
         case 's': {
-            char *to = suppress ? 0 : __builtin_va_arg(ap, char *);
-            size_t k = 0;
-            for (; *p && !IS_SP(*p) && (!width || k < width); k++, p++)
-                if (to) to[k] = *p;
-            if (to) to[k] = 0, assigned++;
+            struct Sink out = {suppress ? 0 : __builtin_va_arg(ap, char *), 0, 0, {0}};
+            for (size_t k = 0; *p && !IS_SP(*p) && (!width || k < width); k++, p++) sinkPut(&out, *p);
+            sinkPut(&out, 0);
+            sinkFlush(&out);
+            if (out.to) assigned++;
             break;
         }
         case 'c': {
-            char *to = suppress ? 0 : __builtin_va_arg(ap, char *);
+            struct Sink out = {suppress ? 0 : __builtin_va_arg(ap, char *), 0, 0, {0}};
             const size_t n = width ? width : 1;
             for (size_t k = 0; k < n; k++, p++) {
-                if (!*p) return converted ? assigned : EOF;
-                if (to) to[k] = *p;
+                if (!*p) {
+                    sinkFlush(&out);
+                    return converted ? assigned : EOF;
+                }
+                sinkPut(&out, *p);
             }
-            if (to) assigned++;
+            sinkFlush(&out);
+            if (out.to) assigned++;
             break;
         }
         case '[': {
             const int negated = f[1] == '^';
             const char *set = f + 1 + negated, *after = set;
-            char *to = suppress ? 0 : __builtin_va_arg(ap, char *);
+            struct Sink out = {suppress ? 0 : __builtin_va_arg(ap, char *), 0, 0, {0}};
             size_t k = 0;
-            for (; *p && (!width || k < width) && inScanset(set, *p, &after) != negated; k++, p++)
-                if (to) to[k] = *p;
+            for (; *p && (!width || k < width) && inScanset(set, *p, &after) != negated; k++, p++) sinkPut(&out, *p);
             inScanset(set, 0, &after);
             f = after;
             if (k == 0) return assigned;
-            if (to) to[k] = 0, assigned++;
+            sinkPut(&out, 0);
+            sinkFlush(&out);
+            if (out.to) assigned++;
             break;
         }
         default: return assigned; /* an unknown conversion: a matching failure */
