@@ -72,7 +72,8 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         // Past kMaxAllocation (or a calloc whose product overflows) the allocation fails, as a real one may: NULL.
         if (b == Builtin::Calloc && __builtin_mul_overflow(A(0), A(1), &n)) return done(0);
         if (n > kMaxAllocation) return done(0);
-        return done(memory_.allocate(t, uint32_t(n), ObjectKind::Heap, true, currentLoc(t)));
+        const bool shared = !(in.imm & program::kPrivateAllocation);
+        return done(memory_.allocate(t, uint32_t(n), ObjectKind::Heap, shared, currentLoc(t)));
     }
     case Builtin::Realloc:
     case Builtin::Free: {
@@ -90,6 +91,14 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
                  "free of a pointer that was not returned by malloc" +
                      (memory_.describe(p).empty() ? std::string() : " (`" + memory_.describe(p) + "`)"));
             return false;
+        }
+        if (b == Builtin::Free && !o->shared) { // the thread's own object (kPrivateAllocation): no event
+            if (!o->alive) {
+                fail(t, report::ErrorKind::Memory, "double free of `" + memory_.describe(p) + "`");
+                return false;
+            }
+            o->alive = false;
+            return done(0);
         }
         Event ev;
         ev.kind = EventKind::Free;

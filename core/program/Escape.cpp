@@ -1,4 +1,5 @@
-// The escape analysis of locals (LowerImpl.h, allocaEscapes): whether another thread can reach a stack object.
+// The escape analysis (LowerImpl.h, allocaEscapes): whether another thread can reach a stack object, or what a malloc
+// returns.
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/IntrinsicInst.h>
 
@@ -23,6 +24,7 @@ namespace {
 // them may have been judged on an assumption that failed, and their answers are forgotten (EscapeQuery::provisional).
 struct EscapeQuery {
     llvm::DenseMap<const llvm::Argument*, ParameterEscape>& parameters;
+    bool heap; // a malloc'd object: handing it to free hands it to no one (a stack object's free is an error anyway)
     std::vector<const llvm::Argument*> provisional;
 };
 
@@ -79,7 +81,9 @@ bool allocaEscapes(const llvm::Value* v, EscapeQuery& q, llvm::SmallPtrSetImpl<c
             if (*b == Builtin::ThreadCreate &&
                 call->getArgOperand(callee->getName().starts_with("thrd_") ? 2 : 3) == v)
                 return true;
-            if (*b == Builtin::Realloc || *b == Builtin::Free) return true;
+            if (*b == Builtin::Realloc || (*b == Builtin::Free && !q.heap)) return true;
+            // pthread_exit's value is the joiner's: it hands the object to another thread.
+            if (*b == Builtin::ThreadExit) return true;
         } else {
             return true; // ptrtoint, atomic operations, returns, aggregates...
         }
@@ -89,8 +93,9 @@ bool allocaEscapes(const llvm::Value* v, EscapeQuery& q, llvm::SmallPtrSetImpl<c
 
 } // namespace
 
-bool allocaEscapes(const llvm::Value* v, llvm::DenseMap<const llvm::Argument*, ParameterEscape>& parameters) {
-    EscapeQuery q{parameters, {}};
+bool allocaEscapes(const llvm::Value* v, llvm::DenseMap<const llvm::Argument*, ParameterEscape>& parameters,
+                   bool heap) {
+    EscapeQuery q{parameters, heap, {}};
     llvm::SmallPtrSet<const llvm::Value*, 16> seen;
     const bool escapes = allocaEscapes(v, q, seen, 0);
     if (escapes)

@@ -218,6 +218,7 @@ void FunctionLowering::lowerCall(llvm::CallBase& call, uint32_t L) {
             callee->getName().starts_with("cnd_"))
             in.imm = kC11Call;
         if (isTimedCall(*b, *callee)) in.imm |= kTimedCall;
+        if ((*b == Builtin::Malloc || *b == Builtin::Calloc) && !mc_.heapEscapes(&call)) in.imm |= kPrivateAllocation;
         if (*b == Builtin::ThreadLocalAddress) {
             auto* gv = dyn_cast<llvm::GlobalVariable>(call.getArgOperand(0));
             if (!gv) return unsupported("thread-local address", L);

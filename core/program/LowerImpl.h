@@ -22,7 +22,9 @@ namespace skein::program::lowering {
 
 enum class ParameterEscape : uint8_t { UnderWay, Private, Escapes };
 // Whether another thread can reach the stack object v points to (Escape.cpp): then its accesses are events.
-bool allocaEscapes(const llvm::Value* v, llvm::DenseMap<const llvm::Argument*, ParameterEscape>& parameters);
+// `heap`: v is what a malloc or calloc returned (free does not let it escape).
+bool allocaEscapes(const llvm::Value* v, llvm::DenseMap<const llvm::Argument*, ParameterEscape>& parameters,
+                   bool heap = false);
 
 // Module-wide state shared by every function's lowering.
 struct ModuleContext {
@@ -40,6 +42,11 @@ struct ModuleContext {
     bool escapeAnalysis = true; // LowerOptions
     // A stack object of the program's: shared unless the analysis (when on) says no other thread can reach it.
     bool escapes(const llvm::Value* alloca) { return !escapeAnalysis || allocaEscapes(alloca, parameterEscapes); }
+    // What a malloc or calloc returns: its own parameters' answers (a callee's free of a parameter differs).
+    llvm::DenseMap<const llvm::Argument*, ParameterEscape> heapParameterEscapes{};
+    bool heapEscapes(const llvm::Value* call) {
+        return !escapeAnalysis || allocaEscapes(call, heapParameterEscapes, /*heap=*/true);
+    }
 
     uint32_t location(const llvm::DebugLoc& dl, uint32_t function);
     uint32_t message(std::string m);

@@ -37,6 +37,9 @@ inline constexpr uint64_t kTimedCall = 2;
 // The timed condition wait's outcome that times out: choice 0, the one an executor's runs of a thread alone take
 // (Executor::spinsForever), for which the timeout is a try that failed.
 inline constexpr uint32_t kTimeOutChoice = 0;
+// In a malloc's or calloc's imm: no other thread can reach what it allocates (the escape analysis,
+// core/program/Escape.cpp): the object is the thread's own, its accesses and its free are no events.
+inline constexpr uint64_t kPrivateAllocation = 4;
 
 enum class Op : uint8_t {
     // Integer binary ops on `bits`-wide values: dst = a op b.

@@ -85,4 +85,78 @@ TEST(Escape, EveryWayAHelperHandsTheAddressOnIsFollowed) {
     }
 }
 
+// What a malloc or calloc returns is the thread's own when nothing hands it on: a scratch buffer filled, summed and
+// freed (by a helper too) costs no event, and its use after the free is still caught.
+TEST(Escape, PrivateHeapObjectsAreNoEvents) {
+    const uint64_t none = eventsOf("int main() { return 0; }");
+    EXPECT_EQ(eventsOf(R"(
+        #include <stdlib.h>
+        static void release(int *p) { free(p); }
+        int main() {
+            int *a = malloc(8 * sizeof(int)), *z = calloc(4, sizeof(int)), s = 0;
+            for (int i = 0; i < 8; ++i) a[i] = i;
+            for (int i = 0; i < 8; ++i) s += a[i] + (i < 4 ? z[i] : 0);
+            release(a);
+            free(z);
+            return s == 28 ? 0 : 1;
+        })"),
+              none);
+    const std::string useAfterFree = R"(
+        #include <stdlib.h>
+        int main() {
+            int *a = malloc(sizeof(int));
+            free(a);
+            return *a; // L:use
+        })";
+    expectError(checkSource(useAfterFree), ErrorKind::Memory, lineOf(useAfterFree, "L:use"));
+}
+
+// A heap object a thread hands on — through a global, as its exit value to the joiner — is shared: the threads
+// that reach it race on it.
+TEST(Escape, HeapObjectsHandedOnAreShared) {
+    const std::string viaGlobal = R"(
+        #include <pthread.h>
+        #include <stdlib.h>
+        int *shared;
+        void *reader(void *arg) {
+            return (void *)(long)*shared; // L:read
+        }
+        int main() {
+            int *p = malloc(sizeof(int));
+            shared = p;
+            pthread_t t;
+            pthread_create(&t, 0, reader, 0);
+            *p = 1; // L:write
+            pthread_join(t, 0);
+            return 0;
+        })";
+    const std::string viaExit = R"(
+        #include <pthread.h>
+        #include <stdlib.h>
+        int *got;
+        void *maker(void *arg) {
+            int *p = malloc(sizeof(int));
+            *p = 0;
+            pthread_exit(p);
+        }
+        void *writer(void *arg) {
+            *got = 2; // L:write
+            return arg;
+        }
+        int main() {
+            pthread_t a, b;
+            pthread_create(&a, 0, maker, 0);
+            pthread_join(a, (void **)&got);
+            pthread_create(&b, 0, writer, 0);
+            int v = *got; // L:read
+            pthread_join(b, 0);
+            return v;
+        })";
+    for (const std::string* src : {&viaGlobal, &viaExit})
+        for (const char* algo : {"dfs", "qpor"}) {
+            SCOPED_TRACE(algo);
+            expectRaceBetween(checkSource(*src, withAlgorithm(algo)), *src, "L:read", "L:write");
+        }
+}
+
 } // namespace
