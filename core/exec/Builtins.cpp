@@ -1,7 +1,6 @@
 // Models of the C library, pthreads and the SV-COMP intrinsics. The user's program never reaches the host's
 // libc: every builtin here works on the interpreted memory.
 #include <algorithm>
-#include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
@@ -147,59 +146,14 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         return done(s.size());
     }
     case Builtin::VFormat: {
-        // The va_list is Skein's (LowerCall.cpp, lowerVaStart): every argument is in the area overflow_arg_area
-        // points into, an 8-byte slot each; the conversions take them in order, as formatPrintf does the pool's.
-        const uint8_t* list = checkedBytes(t, A(4), 24, false);
-        if (!list) return false;
-        uint64_t area;
-        std::memcpy(&area, list + 8, 8);
-        const Object* o = memory_.object(program::pointerObject(area));
-        const uint64_t at = program::pointerOffset(area);
-        uint64_t args[64];
-        uint32_t n = 0;
-        if (o && at <= o->size) {
-            n = uint32_t(std::min<uint64_t>((o->size - at) / 8, 64));
-            if (n) {
-                const uint8_t* slots = checkedBytes(t, area, uint64_t(n) * 8, false);
-                if (!slots) return false;
-                std::memcpy(args, slots, size_t(n) * 8);
-            }
-        }
-        uint32_t wanted = 0;
-        const std::string s = formatPrintf(t, A(3), args, n, &wanted);
-        if (wanted > n && (!o || at + uint64_t(wanted) * 8 > o->size)) {
-            // As a va_arg past the last argument (LowerCall.cpp: the area holds exactly the arguments passed).
-            fail(t, report::ErrorKind::Memory,
-                 "the format reads " + std::to_string(wanted) + " arguments where " + std::to_string(n) +
-                     " were passed: out of bounds of `<variadic arguments>`");
-            return false;
-        }
-        const uint64_t keep = std::min<uint64_t>({s.size(), A(2) ? A(2) - 1 : 0, A(1) ? A(1) - 1 : 0});
-        if (A(2) > A(1) && s.size() >= A(1)) {
-            unsupported(t, "formatted output of " + std::to_string(s.size()) + " characters (the models' "
-                           "buffer holds " + std::to_string(A(1) ? A(1) - 1 : 0) + ")");
-            return false;
-        }
-        if (A(1)) {
-            uint8_t* out = checkedBytes(t, A(0), keep + 1, true);
-            if (!out) return false;
-            std::memcpy(out, s.data(), keep);
-            out[keep] = 0;
-        }
-        return done(s.size());
+        uint64_t length = 0;
+        if (!vformat(t, A(0), A(1), A(2), A(3), A(4), length)) return false;
+        return done(length);
     }
     case Builtin::ParseDouble: {
-        // The copy is the model's own (a local array: no event); its reads of the caller's string were events.
-        const std::string copy = readCString(A(0));
-        uint8_t* result = checkedBytes(t, A(1), 8, true);
-        if (!result) return false;
-        char* end = nullptr;
-        errno = 0;
-        const double v = A(2) ? double(std::strtof(copy.c_str(), &end)) : std::strtod(copy.c_str(), &end);
-        const int32_t took = int32_t(end - copy.c_str()), range = errno == ERANGE;
-        std::memcpy(result, &took, 4);
-        std::memcpy(result + 4, &range, 4);
-        return done(std::bit_cast<uint64_t>(v));
+        uint64_t bits = 0;
+        if (!parseDouble(t, A(0), A(1), A(2) != 0, bits)) return false;
+        return done(bits);
     }
     case Builtin::ModelUnsupported: unsupported(t, readCString(A(0))); return false;
     case Builtin::Puts: {

@@ -335,6 +335,10 @@ private:
     // printf's formatting; `wanted` (when given) receives how many arguments the format took, past nargs too.
     std::string formatPrintf(ThreadId t, uint64_t fmt, const uint64_t* args, uint32_t nargs,
                              uint32_t* wanted = nullptr);
+    // The libc models' builtins (LibraryRanges.cpp): __skein_vformat into `tmp` (its length into `length`) and
+    // __skein_strtod of the models' private copy (the double's bits into `bits`); false when the thread stopped.
+    bool vformat(ThreadId t, uint64_t tmp, uint64_t tmpSize, uint64_t n, uint64_t fmt, uint64_t list, uint64_t& length);
+    bool parseDouble(ThreadId t, uint64_t copy, uint64_t result, bool isFloat, uint64_t& bits);
     void refreshView(ThreadId t);
     void wakeJoiners(ThreadId finished);
 };

@@ -1,5 +1,10 @@
 // Helpers of the library models (Builtins.cpp): C strings read from the interpreted memory, printf formatted with
-// the program's arguments, and the ranges a memory builtin (memcpy ... strlen) touches in the current state.
+// the program's arguments or a va_list's (the C models' __skein_vformat), the C models' number conversion, and the
+// ranges a memory builtin (memcpy ... strlen) touches in the current state.
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstdlib>
 #include <cinttypes>
 #include <cstring>
 
@@ -97,6 +102,68 @@ std::string Executor::formatPrintf(ThreadId t, uint64_t fmtPtr, const uint64_t* 
     }
     if (wanted) *wanted = next;
     return out;
+}
+
+// __skein_vformat(tmp, tmpSize, n, fmt, list): the va_list is Skein's (LowerCall.cpp, lowerVaStart) — every argument
+// in the area overflow_arg_area points into, an 8-byte slot each, taken in order as formatPrintf takes the pool's.
+// At most min(n, tmpSize) - 1 characters and a NUL go into tmp, the models' private buffer.
+bool Executor::vformat(ThreadId t, uint64_t tmp, uint64_t tmpSize, uint64_t n, uint64_t fmt, uint64_t list,
+                       uint64_t& length) {
+    const uint8_t* fields = checkedBytes(t, list, 24, false);
+    if (!fields) return false;
+    uint64_t area;
+    std::memcpy(&area, fields + 8, 8);
+    const Object* o = memory_.object(program::pointerObject(area));
+    const uint64_t at = program::pointerOffset(area);
+    uint64_t args[64];
+    uint32_t given = 0;
+    if (o && at <= o->size) {
+        given = uint32_t(std::min<uint64_t>((o->size - at) / 8, 64));
+        if (given) {
+            const uint8_t* slots = checkedBytes(t, area, uint64_t(given) * 8, false);
+            if (!slots) return false;
+            std::memcpy(args, slots, size_t(given) * 8);
+        }
+    }
+    uint32_t wanted = 0;
+    const std::string s = formatPrintf(t, fmt, args, given, &wanted);
+    if (wanted > given && (!o || at + uint64_t(wanted) * 8 > o->size)) {
+        // As a va_arg past the last argument (LowerCall.cpp: the area holds exactly the arguments passed).
+        fail(t, report::ErrorKind::Memory,
+             "the format reads " + std::to_string(wanted) + " arguments where " + std::to_string(given) +
+                 " were passed: out of bounds of `<variadic arguments>`");
+        return false;
+    }
+    if (n > tmpSize && s.size() >= tmpSize) {
+        unsupported(t, "formatted output of " + std::to_string(s.size()) + " characters (the models' buffer holds " +
+                           std::to_string(tmpSize ? tmpSize - 1 : 0) + ")");
+        return false;
+    }
+    if (tmpSize) {
+        const uint64_t keep = std::min<uint64_t>({s.size(), n ? n - 1 : 0, tmpSize - 1});
+        uint8_t* out = checkedBytes(t, tmp, keep + 1, true);
+        if (!out) return false;
+        std::memcpy(out, s.data(), keep);
+        out[keep] = 0;
+    }
+    length = s.size();
+    return true;
+}
+
+// __skein_strtod(copy, result, isFloat): the copy is the model's own (a local array: no event); its reads of the
+// caller's string were events. result[0] the characters taken, result[1] whether the value was out of range.
+bool Executor::parseDouble(ThreadId t, uint64_t copy, uint64_t result, bool isFloat, uint64_t& bits) {
+    const std::string text = readCString(copy);
+    uint8_t* out = checkedBytes(t, result, 8, true);
+    if (!out) return false;
+    char* end = nullptr;
+    errno = 0;
+    const double v = isFloat ? double(std::strtof(text.c_str(), &end)) : std::strtod(text.c_str(), &end);
+    const int32_t took = int32_t(end - text.c_str()), range = errno == ERANGE;
+    std::memcpy(out, &took, 4);
+    std::memcpy(out + 4, &range, 4);
+    bits = std::bit_cast<uint64_t>(v);
+    return true;
 }
 
 // The ranges of a memory builtin's event (memcpy ... memcmp) in the current state: a string function's stop at a
