@@ -113,11 +113,13 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     case Builtin::Strncpy:
     case Builtin::Strcat:
     case Builtin::Strlen:
+    case Builtin::ReadString:
     case Builtin::Strcmp:
     case Builtin::Strncmp:
     case Builtin::Memcmp: {
-        bool visible = sharedRange(A(0)) ||
-                       ((b != Builtin::Memset && b != Builtin::Strlen) && sharedRange(A(1)));
+        if (b == Builtin::ReadString && A(0) == 0) return done(0);
+        bool visible = sharedRange(A(0)) || ((b != Builtin::Memset && b != Builtin::Strlen &&
+                                              b != Builtin::ReadString) && sharedRange(A(1)));
         if (!visible) {
             Event scratch;
             performBuiltin(t, in, 0, scratch);
@@ -574,7 +576,8 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         std::memset(d + copied, 0, size_t(n - copied));
         return finish(A(0));
     }
-    case Builtin::Strlen: {
+    case Builtin::Strlen:
+    case Builtin::ReadString: {
         std::string s = readCString(A(0));
         if (!range(A(0), s.size() + 1, false)) return;
         return finish(s.size());

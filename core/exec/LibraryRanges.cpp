@@ -187,7 +187,8 @@ void Executor::accessRanges(const Instr& in, const uint64_t* R, const program::F
         ev.kind = EventKind::Copy; ev.addr = dst + off; ev.size = uint32_t(len); ev.addr2 = src; ev.size2 = uint32_t(std::min(len, readCString(src).size() + 1));
         break;
     }
-    case Builtin::Strlen: ev.kind = EventKind::Read; ev.addr = dst; ev.size = uint32_t(readCString(dst).size() + 1); break;
+    case Builtin::Strlen:
+    case Builtin::ReadString: ev.kind = EventKind::Read; ev.addr = dst; ev.size = uint32_t(readCString(dst).size() + 1); break;
     default: {
         uint64_t l1 = b == Builtin::Memcmp ? A(2) : readCString(dst).size() + 1;
         uint64_t l2 = b == Builtin::Memcmp ? A(2) : readCString(src).size() + 1;

@@ -145,6 +145,7 @@ private:
     void allocateVariadicAreas();
     bool lowerVariadicCall(llvm::CallBase& call, uint32_t& off, uint32_t& count, uint32_t location);
     void lowerVaStart(llvm::CallBase& call, uint32_t location);
+    void readStringArguments(llvm::CallBase& call, bool stream, uint32_t off, uint32_t location);
     bool lowerAggregateAccess(llvm::Type* t, Reg ptr, Reg firstSlot, bool load, uint32_t location);
 };
 

@@ -1,5 +1,6 @@
 // The lowering of calls (FunctionLowering.h): arguments into the register pool, builtins' call sites, byval
 // copies, intrinsics, and variadic calls — an area of arguments per call site, and va_start.
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicInst.h>
 
@@ -136,6 +137,37 @@ void FunctionLowering::lowerVaStart(llvm::CallBase& call, uint32_t L) {
     }
 }
 
+// printf formats a %s argument's string outside any event (Builtins.cpp): so that a race between printing a
+// string and writing it shows, each such string of a constant format is first read by __skein_read_string —
+// strlen's event, at the printf's line. A %s with a precision may print an array without a NUL, which a read to the
+// NUL would overrun: not read here. (The string printed is the one read: nothing runs between the two.)
+void FunctionLowering::readStringArguments(llvm::CallBase& call, bool stream, uint32_t off, uint32_t L) {
+    llvm::StringRef fmt;
+    if (!llvm::getConstantStringInfo(call.getArgOperand(stream ? 1 : 0), fmt)) return;
+    unsigned arg = stream ? 2 : 1; // the argument the next conversion takes
+    for (size_t i = 0; i < fmt.size(); ++i) {
+        if (fmt[i] != '%') continue;
+        size_t j = i + 1;
+        bool precision = false;
+        for (; j < fmt.size() && llvm::StringRef("-+ #0123456789.*").contains(fmt[j]); ++j) {
+            if (fmt[j] == '.') precision = true;
+            if (fmt[j] == '*') ++arg;
+        }
+        while (j < fmt.size() && llvm::StringRef("hlLqjzt").contains(fmt[j])) ++j;
+        if (j >= fmt.size()) break;
+        i = j;
+        if (fmt[j] == '%') continue;
+        const unsigned k = arg++;
+        if (fmt[j] != 's' || precision || k >= call.arg_size()) continue;
+        uint32_t slot = off; // the argument's register, in the pool argsToPool filled
+        for (unsigned a = 0; a < k; ++a) slot += slotsOf(call.getArgOperand(a)->getType());
+        if (!call.getArgOperand(k)->getType()->isPointerTy()) continue;
+        const uint32_t at = uint32_t(out_.regPool.size());
+        out_.regPool.push_back(out_.regPool[slot]);
+        emit({.op = Op::CallBuiltin, .aux = uint16_t(Builtin::ReadString), .dst = kNoReg, .b = at, .c = 1}, L);
+    }
+}
+
 // Places the call's arguments in the register pool; returns the first argument that has no register.
 const llvm::Value* FunctionLowering::argsToPool(llvm::CallBase& call, uint32_t& off, uint32_t& count) {
     off = uint32_t(out_.regPool.size());
@@ -197,6 +229,7 @@ void FunctionLowering::lowerCall(llvm::CallBase& call, uint32_t L) {
     bool alwaysBuiltin = b && (*b == Builtin::ReachError || *b == Builtin::AtomicBegin || *b == Builtin::AtomicEnd ||
                                *b == Builtin::Nondet);
     if (b && (alwaysBuiltin || callee->isDeclaration())) {
+        if (*b == Builtin::Printf || *b == Builtin::Fprintf) readStringArguments(call, *b == Builtin::Fprintf, off, L);
         Instr in{.op = Op::CallBuiltin, .aux = uint16_t(*b), .dst = dst(call), .b = off, .c = count};
         if (*b == Builtin::Nondet) {
             std::string n = callee->getName().str().substr(18);

@@ -369,4 +369,41 @@ TEST(LibcModels, StrerrorIsNotThreadSafe) {
     }
 }
 
+// printf's %s strings of a constant format are read by an event first (LowerCall.cpp, readStringArguments): printing
+// a string another thread writes races; a NULL is printed "(null)", a thread's own buffer costs no event.
+TEST(LibcModels, PrintfReadsItsStrings) {
+    const std::string src = R"(
+        #include <pthread.h>
+        #include <stdio.h>
+        #include <string.h>
+        char msg[16] = "hello";
+        void *writer(void *arg) {
+            strcpy(msg, "world"); // L:write
+            return arg;
+        }
+        int main(void) {
+            pthread_t t;
+            pthread_create(&t, 0, writer, 0);
+            printf("%d %s %s\n", 1, msg, (char *)0); // L:print
+            pthread_join(t, 0);
+            return 0;
+        })";
+    for (const char* algo : {"dfs", "qpor"}) {
+        SCOPED_TRACE(algo);
+        const auto r = checkSource(src, withAlgorithm(algo));
+        expectRaceBetween(r, src, "L:write", "L:print");
+        EXPECT_TRUE(output(r) == "1 hello (null)\n" || output(r) == "1 world (null)\n") << output(r);
+    }
+    const uint64_t none = checkSource("int main() { return 0; }").stats.events;
+    EXPECT_EQ(checkSource(R"(
+        #include <stdio.h>
+        int main() {
+            char mine[8] = "abc";
+            printf("%s %s\n", mine, "literal");
+            return 0;
+        })")
+                  .stats.events,
+              none);
+}
+
 } // namespace
