@@ -87,4 +87,19 @@ inline const report::ErrorReport* expectError(const report::CheckResult& r, Erro
     return e;
 }
 
+// The `unsupported` error a program reaches (a construct or a library call Skein does not model): its message holds
+// `what`, its place is the line marked `marker`, and the check is no verdict of safety. Null after failing the test.
+inline const report::ErrorReport* expectUnsupportedAt(const std::string& src, const std::string& what,
+                                                      const std::string& marker = "L:here") {
+    const report::CheckResult r = checkSource(src);
+    EXPECT_NE(r.verdict, Verdict::Safe) << src;
+    const report::ErrorReport* e = findError(r, ErrorKind::Unsupported);
+    EXPECT_NE(e, nullptr) << src << (r.errors.empty() ? "" : "\nfirst error: " + r.errors[0].message);
+    if (!e) return nullptr;
+    EXPECT_NE(e->message.find(what), std::string::npos) << e->message;
+    EXPECT_EQ(e->location.file, "test.c");
+    EXPECT_EQ(e->location.line, lineOf(src, marker)) << e->message;
+    return e;
+}
+
 } // namespace skein::test

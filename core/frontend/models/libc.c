@@ -652,22 +652,18 @@ MODEL int vsscanf(const char *s, const char *fmt, va_list ap) {
     return assigned;
 }
 
-MODEL int sscanf(const char *s, const char *fmt, ...) {
-    va_list ap;
-    __builtin_va_start(ap, fmt);
-    int n = vsscanf(s, fmt, ap);
-    __builtin_va_end(ap);
-    return n;
-}
-/* The names glibc's <stdio.h> gives them in C99 mode and later. */
+/* sscanf under its name and the one glibc's <stdio.h> gives it in C99 mode and later. */
+#define SSCANF(name)                                                                                                  \
+    MODEL int name(const char *s, const char *fmt, ...) {                                                             \
+        va_list ap;                                                                                                   \
+        __builtin_va_start(ap, fmt);                                                                                  \
+        int n = vsscanf(s, fmt, ap);                                                                                  \
+        __builtin_va_end(ap);                                                                                         \
+        return n;                                                                                                     \
+    }
+SSCANF(sscanf)
+SSCANF(__isoc99_sscanf)
 MODEL int __isoc99_vsscanf(const char *s, const char *fmt, va_list ap) { return vsscanf(s, fmt, ap); }
-MODEL int __isoc99_sscanf(const char *s, const char *fmt, ...) {
-    va_list ap;
-    __builtin_va_start(ap, fmt);
-    int n = vsscanf(s, fmt, ap);
-    __builtin_va_end(ap);
-    return n;
-}
 
 /* ---- output through streams and descriptors, errors, the process ----
  * Output to any stream or to descriptors 1 and 2 is captured as printf's is (Skein's checked program has no files:
