@@ -114,12 +114,17 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     case Builtin::Strcat:
     case Builtin::Strlen:
     case Builtin::ReadString:
+    case Builtin::ReadStringN:
+    case Builtin::ReadFormatArg:
     case Builtin::Strcmp:
     case Builtin::Strncmp:
     case Builtin::Memcmp: {
-        if (b == Builtin::ReadString && A(0) == 0) return done(0);
-        bool visible = sharedRange(A(0)) || ((b != Builtin::Memset && b != Builtin::Strlen &&
-                                              b != Builtin::ReadString) && sharedRange(A(1)));
+        const bool readsString = b == Builtin::ReadString || b == Builtin::ReadStringN || b == Builtin::ReadFormatArg;
+        if (readsString && A(0) == 0) return done(0);
+        if ((b == Builtin::ReadStringN || b == Builtin::ReadFormatArg) && readPrecision(in, site.R, site.fn) == 0)
+            return done(0); // "%.0s" reads nothing, nor does an argument that is no %s string
+        bool visible = sharedRange(A(0)) || (b != Builtin::Memset && b != Builtin::Strlen && !readsString &&
+                                             sharedRange(A(1)));
         if (!visible) {
             Event scratch;
             performBuiltin(t, in, 0, scratch);
@@ -146,6 +151,11 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         std::string s = formatPrintf(t, A(first), args, n);
         output_.push_back({t, s});
         return done(s.size());
+    }
+    case Builtin::FormatString: {
+        uint64_t found = 0;
+        if (!formatString(t, A(0), A(1), A(2), A(3), A(4), found)) return false;
+        return done(found);
     }
     case Builtin::VFormat: {
         uint64_t length = 0;
@@ -577,10 +587,15 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         return finish(A(0));
     }
     case Builtin::Strlen:
-    case Builtin::ReadString: {
+    case Builtin::ReadString:
+    case Builtin::ReadStringN:
+    case Builtin::ReadFormatArg: {
         std::string s = readCString(A(0));
-        if (!range(A(0), s.size() + 1, false)) return;
-        return finish(s.size());
+        const uint64_t n = b == Builtin::Strlen || b == Builtin::ReadString
+                               ? s.size() + 1
+                               : precisionRead(s.size(), uint32_t(readPrecision(in, site.R, site.fn)));
+        if (!range(A(0), n, false)) return;
+        return finish(std::min<uint64_t>(s.size(), n));
     }
     case Builtin::Strcmp:
     case Builtin::Strncmp:

@@ -338,6 +338,20 @@ private:
     // The libc models' builtins (LibraryRanges.cpp): __skein_vformat into `tmp` (its length into `length`) and
     // __skein_strtod of the models' private copy (the double's bits into `bits`); false when the thread stopped.
     bool vformat(ThreadId t, uint64_t tmp, uint64_t tmpSize, uint64_t n, uint64_t fmt, uint64_t list, uint64_t& length);
+    // __skein_format_string: the k-th %s of fmt among a va_list's arguments, into the model's locals (`found`: 0 or 1).
+    bool formatString(ThreadId t, uint64_t fmt, uint64_t list, uint64_t k, uint64_t sOut, uint64_t precisionOut,
+                      uint64_t& found);
+    struct VaArguments {
+        const Object* area = nullptr;
+        uint64_t at = 0;
+        uint64_t args[64];
+        uint32_t given = 0;
+    };
+    bool vaListArguments(ThreadId t, uint64_t list, VaArguments& out);
+    // The bytes a "%.Ns" reads of a string of `length` characters (__skein_read_string_n).
+    static uint64_t precisionRead(size_t length, uint64_t precision);
+    // The precision of __skein_read_string_n's or __skein_read_format_arg's read: -1 none, 0 nothing to read.
+    int64_t readPrecision(const program::Instr& in, const uint64_t* R, const program::Function& fn);
     bool parseDouble(ThreadId t, uint64_t copy, uint64_t result, bool isFloat, uint64_t& bits);
     void refreshView(ThreadId t);
     void wakeJoiners(ThreadId finished);

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/exec/ExecutorImpl.h"
+#include "core/program/Format.h"
 
 namespace skein::exec {
 
@@ -104,27 +105,81 @@ std::string Executor::formatPrintf(ThreadId t, uint64_t fmtPtr, const uint64_t* 
     return out;
 }
 
-// __skein_vformat(tmp, tmpSize, n, fmt, list): the va_list is Skein's (LowerCall.cpp, lowerVaStart) — every argument
-// in the area overflow_arg_area points into, an 8-byte slot each, taken in order as formatPrintf takes the pool's.
-// At most min(n, tmpSize) - 1 characters and a NUL go into tmp, the models' private buffer.
-bool Executor::vformat(ThreadId t, uint64_t tmp, uint64_t tmpSize, uint64_t n, uint64_t fmt, uint64_t list,
-                       uint64_t& length) {
+// A va_list's arguments (the list is Skein's, LowerCall.cpp, lowerVaStart): every argument in the area
+// overflow_arg_area points into, an 8-byte slot each, taken in order as formatPrintf takes the pool's — at most 64.
+// `area` and `at` name the area's object (null when the pointer names none) and where in it the next argument is.
+bool Executor::vaListArguments(ThreadId t, uint64_t list, VaArguments& out) {
     const uint8_t* fields = checkedBytes(t, list, 24, false);
     if (!fields) return false;
     uint64_t area;
     std::memcpy(&area, fields + 8, 8);
-    const Object* o = memory_.object(program::pointerObject(area));
-    const uint64_t at = program::pointerOffset(area);
-    uint64_t args[64];
-    uint32_t given = 0;
-    if (o && at <= o->size) {
-        given = uint32_t(std::min<uint64_t>((o->size - at) / 8, 64));
-        if (given) {
-            const uint8_t* slots = checkedBytes(t, area, uint64_t(given) * 8, false);
+    out.area = memory_.object(program::pointerObject(area));
+    out.at = program::pointerOffset(area);
+    out.given = 0;
+    if (out.area && out.at <= out.area->size) {
+        out.given = uint32_t(std::min<uint64_t>((out.area->size - out.at) / 8, 64));
+        if (out.given) {
+            const uint8_t* slots = checkedBytes(t, area, uint64_t(out.given) * 8, false);
             if (!slots) return false;
-            std::memcpy(args, slots, size_t(given) * 8);
+            std::memcpy(out.args, slots, size_t(out.given) * 8);
         }
     }
+    return true;
+}
+
+// How many bytes printf's "%.Ns" reads of a string of `length` characters before its NUL (or before the end of its
+// object): up to the NUL, or `precision` characters (an int: a negative one is none).
+uint64_t Executor::precisionRead(size_t length, uint64_t precision) {
+    const int32_t p = int32_t(uint32_t(precision));
+    return p < 0 ? length + 1 : std::min<uint64_t>(length + 1, uint64_t(p));
+}
+
+// What a string read with a precision reads: -1 the whole string, 0 nothing, else at most that many characters.
+// __skein_read_string_n's precision is its second argument; __skein_read_format_arg's follows from the format it is
+// given: nothing when the argument is no %s string there, a `.*` precision is the argument before it.
+int64_t Executor::readPrecision(const Instr& in, const uint64_t* R, const program::Function& fn) {
+    auto A = [&](uint32_t k) -> uint64_t { return k < in.c ? R[fn.regPool[in.b + k]] : 0; };
+    auto precision = [](int32_t p) -> int64_t { return p < 0 ? -1 : p; };
+    if (Builtin(in.aux) == Builtin::ReadStringN) return precision(int32_t(uint32_t(A(1))));
+    for (const program::StringConversion& c : program::scanFormat(readCString(A(2)) /* format */).strings)
+        if (c.arg == A(3)) return c.precisionArg >= 0 ? precision(int32_t(uint32_t(A(1)))) : c.precision;
+    return 0;
+}
+
+// __skein_format_string(fmt, list, k, sOut, precisionOut): the k-th %s conversion of fmt among the list's arguments
+// (program::scanFormat), for the C models to read its string by an event (libc.c, readStrings). 0 when fmt has no
+// k-th, or when the list lacks its arguments: the formatting itself then reports the read past the last one.
+bool Executor::formatString(ThreadId t, uint64_t fmt, uint64_t list, uint64_t k, uint64_t sOut, uint64_t precisionOut,
+                            uint64_t& found) {
+    found = 0;
+    VaArguments va;
+    if (!vaListArguments(t, list, va)) return false;
+    const program::FormatScan scan = program::scanFormat(readCString(fmt));
+    if (k >= scan.strings.size()) return true;
+    const program::StringConversion& c = scan.strings[k];
+    if (c.arg >= va.given || (c.precisionArg >= 0 && uint32_t(c.precisionArg) >= va.given)) return true;
+    const uint64_t str = va.args[c.arg];
+    const int32_t precision = c.precisionArg >= 0 ? int32_t(uint32_t(va.args[c.precisionArg])) : c.precision;
+    uint8_t* s = checkedBytes(t, sOut, 8, true);
+    if (!s) return false;
+    std::memcpy(s, &str, 8);
+    uint8_t* p = checkedBytes(t, precisionOut, 4, true);
+    if (!p) return false;
+    std::memcpy(p, &precision, 4);
+    found = 1;
+    return true;
+}
+
+// __skein_vformat(tmp, tmpSize, n, fmt, list): the list's arguments formatted (vaListArguments). At most
+// min(n, tmpSize) - 1 characters and a NUL go into tmp, the models' private buffer.
+bool Executor::vformat(ThreadId t, uint64_t tmp, uint64_t tmpSize, uint64_t n, uint64_t fmt, uint64_t list,
+                       uint64_t& length) {
+    VaArguments va;
+    if (!vaListArguments(t, list, va)) return false;
+    const Object* o = va.area;
+    const uint64_t at = va.at;
+    const uint64_t* args = va.args;
+    const uint32_t given = va.given;
     uint32_t wanted = 0;
     const std::string s = formatPrintf(t, fmt, args, given, &wanted);
     if (wanted > given && (!o || at + uint64_t(wanted) * 8 > o->size)) {
@@ -189,6 +244,14 @@ void Executor::accessRanges(const Instr& in, const uint64_t* R, const program::F
     }
     case Builtin::Strlen:
     case Builtin::ReadString: ev.kind = EventKind::Read; ev.addr = dst; ev.size = uint32_t(readCString(dst).size() + 1); break;
+    case Builtin::ReadStringN:
+    case Builtin::ReadFormatArg: {
+        ev.kind = EventKind::Read;
+        ev.addr = dst;
+        const int64_t p = readPrecision(in, R, fn);
+        ev.size = p == 0 ? 0 : uint32_t(precisionRead(readCString(dst).size(), uint32_t(p)));
+        break;
+    }
     default: {
         uint64_t l1 = b == Builtin::Memcmp ? A(2) : readCString(dst).size() + 1;
         uint64_t l2 = b == Builtin::Memcmp ? A(2) : readCString(src).size() + 1;

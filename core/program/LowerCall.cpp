@@ -4,6 +4,7 @@
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicInst.h>
 
+#include "core/program/Format.h"
 #include "core/program/FunctionLowering.h"
 
 namespace skein::program::lowering {
@@ -138,33 +139,45 @@ void FunctionLowering::lowerVaStart(llvm::CallBase& call, uint32_t L) {
 }
 
 // printf formats a %s argument's string outside any event (Builtins.cpp): so that a race between printing a
-// string and writing it shows, each such string of a constant format is first read by __skein_read_string —
-// strlen's event, at the printf's line. A %s with a precision may print an array without a NUL, which a read to the
-// NUL would overrun: not read here. (The string printed is the one read: nothing runs between the two.)
+// string and writing it shows, each such string of a constant format is first read by an event at the printf's line —
+// __skein_read_string (strlen's event), or for a precision __skein_read_string_n, which reads what printf reads: up
+// to the NUL or that many characters (an array without a NUL may be printed so). (The string printed is the one
+// read: nothing runs between the two.) The printf family's C models read theirs the same way (libc.c, readStrings).
+// A format built at run time is scanned when the call runs: each pointer argument is read by
+// __skein_read_format_arg, which reads it only if the format makes it a %s string (no event otherwise).
 void FunctionLowering::readStringArguments(llvm::CallBase& call, bool stream, uint32_t off, uint32_t L) {
-    llvm::StringRef fmt;
-    if (!llvm::getConstantStringInfo(call.getArgOperand(stream ? 1 : 0), fmt)) return;
-    unsigned arg = stream ? 2 : 1; // the argument the next conversion takes
-    for (size_t i = 0; i < fmt.size(); ++i) {
-        if (fmt[i] != '%') continue;
-        size_t j = i + 1;
-        bool precision = false;
-        for (; j < fmt.size() && llvm::StringRef("-+ #0123456789.*").contains(fmt[j]); ++j) {
-            if (fmt[j] == '.') precision = true;
-            if (fmt[j] == '*') ++arg;
-        }
-        while (j < fmt.size() && llvm::StringRef("hlLqjzt").contains(fmt[j])) ++j;
-        if (j >= fmt.size()) break;
-        i = j;
-        if (fmt[j] == '%') continue;
-        const unsigned k = arg++;
-        if (fmt[j] != 's' || precision || k >= call.arg_size()) continue;
-        uint32_t slot = off; // the argument's register, in the pool argsToPool filled
+    const unsigned first = stream ? 2 : 1; // the argument the format's first conversion takes
+    auto slotOf = [&](unsigned k) { // the argument's register, in the pool argsToPool filled
+        uint32_t slot = off;
         for (unsigned a = 0; a < k; ++a) slot += slotsOf(call.getArgOperand(a)->getType());
-        if (!call.getArgOperand(k)->getType()->isPointerTy()) continue;
+        return slot;
+    };
+    llvm::StringRef fmt;
+    if (!llvm::getConstantStringInfo(call.getArgOperand(first - 1), fmt)) {
+        for (unsigned k = first; k < call.arg_size(); ++k) {
+            if (!call.getArgOperand(k)->getType()->isPointerTy()) continue;
+            // The string, the argument before it (a `.*` precision's), the format, the string's conversion index.
+            const uint32_t at = uint32_t(out_.regPool.size());
+            out_.regPool.push_back(out_.regPool[slotOf(k)]);
+            out_.regPool.push_back(k > first ? out_.regPool[slotOf(k - 1)] : constant(0));
+            out_.regPool.push_back(out_.regPool[slotOf(first - 1)]);
+            out_.regPool.push_back(constant(k - first));
+            emit({.op = Op::CallBuiltin, .aux = uint16_t(Builtin::ReadFormatArg), .dst = kNoReg, .b = at, .c = 4}, L);
+        }
+        return;
+    }
+    for (const StringConversion& c : scanFormat(std::string_view(fmt.data(), fmt.size())).strings) {
+        const unsigned k = first + c.arg;
+        if (k >= call.arg_size() || !call.getArgOperand(k)->getType()->isPointerTy()) continue;
+        const bool bounded = c.precision >= 0 || c.precisionArg >= 0;
+        if (c.precisionArg >= 0 && first + unsigned(c.precisionArg) >= call.arg_size()) continue;
         const uint32_t at = uint32_t(out_.regPool.size());
-        out_.regPool.push_back(out_.regPool[slot]);
-        emit({.op = Op::CallBuiltin, .aux = uint16_t(Builtin::ReadString), .dst = kNoReg, .b = at, .c = 1}, L);
+        out_.regPool.push_back(out_.regPool[slotOf(k)]);
+        if (bounded)
+            out_.regPool.push_back(c.precisionArg >= 0 ? out_.regPool[slotOf(first + unsigned(c.precisionArg))]
+                                                       : constant(uint64_t(c.precision)));
+        const Builtin b = bounded ? Builtin::ReadStringN : Builtin::ReadString;
+        emit({.op = Op::CallBuiltin, .aux = uint16_t(b), .dst = kNoReg, .b = at, .c = bounded ? 2u : 1u}, L);
     }
 }
 

@@ -387,16 +387,27 @@ MODEL char *getenv(const char *name) {
 /* ---- the printf family on va_lists and strings (<stdio.h>) ----
  * Built on __skein_vformat (Builtins.cpp), printf's formatting of a va_list's arguments into this file's private
  * buffer; the copy into the caller's buffer is a memcpy, so writing a shared buffer is an event and writing past the
- * end of one is an error. Formatting reads a %s argument as printf does, outside any event. A result over 4,095
- * characters stops the check with "unsupported" rather than being cut short. */
+ * end of one is an error. The formatting reads its %s strings outside any event, so each is read first by an event
+ * (readStrings): printing a string another thread writes is a race, and one without a NUL is read past its end. A
+ * result over 4,095 characters stops the check with "unsupported" rather than being cut short. */
 typedef __builtin_va_list va_list;
 typedef struct _IO_FILE FILE;
 int __skein_vformat(char *tmp, size_t tmpSize, size_t n, const char *fmt, va_list ap);
+int __skein_format_string(const char *fmt, va_list ap, int k, const char **s, int *precision);
+int __skein_read_string_n(const char *s, int precision);
 int printf(const char *, ...);
 int fprintf(FILE *, const char *, ...);
 
+/* Each %s string of fmt, read as printf reads it: to its NUL, or as many characters as the precision says. */
+static void readStrings(const char *fmt, va_list ap) {
+    const char *s;
+    int precision;
+    for (int k = 0; __skein_format_string(fmt, ap, k, &s, &precision); k++) __skein_read_string_n(s, precision);
+}
+
 MODEL int vsnprintf(char *s, size_t n, const char *fmt, va_list ap) {
     char tmp[4096];
+    readStrings(fmt, ap);
     int len = __skein_vformat(tmp, sizeof tmp, n, fmt, ap);
     if (n > 0) memcpy(s, tmp, ((size_t)len < n - 1 ? (size_t)len : n - 1) + 1);
     return len;
@@ -418,12 +429,14 @@ MODEL int sprintf(char *s, const char *fmt, ...) {
 }
 MODEL int vprintf(const char *fmt, va_list ap) {
     char tmp[4096];
+    readStrings(fmt, ap);
     int len = __skein_vformat(tmp, sizeof tmp, (size_t)-1, fmt, ap);
     printf("%s", tmp);
     return len;
 }
 MODEL int vfprintf(FILE *stream, const char *fmt, va_list ap) {
     char tmp[4096];
+    readStrings(fmt, ap);
     int len = __skein_vformat(tmp, sizeof tmp, (size_t)-1, fmt, ap);
     fprintf(stream, "%s", tmp);
     return len;
