@@ -11,10 +11,12 @@
 namespace skein::program {
 
 struct StringConversion {
-    uint32_t arg = 0;       // the argument holding the string (0: the first after the format)
-    int32_t precision = -1; // a literal precision, -1 for none
-    int32_t precisionArg =
-        -1; // the argument holding a `.*` precision (an int; a negative one is none), -1 if none
+    // The argument holding the string (0: the first after the format).
+    uint32_t arg = 0;
+    // A literal precision, -1 for none.
+    int32_t precision = -1;
+    // The argument holding a `.*` precision (an int; a negative one is none), -1 if none.
+    int32_t precisionArg = -1;
 };
 
 struct FormatScan {
