@@ -688,6 +688,9 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         return finish(0);
     }
     case Builtin::Once:
+    case Builtin::SemInit: // late: an event (SyncBuiltins.cpp)
+    case Builtin::BarrierInit:
+    case Builtin::RwInit:
     case Builtin::SemWait:
     case Builtin::SemTryWait:
     case Builtin::SemPost:

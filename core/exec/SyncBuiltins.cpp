@@ -24,6 +24,18 @@ bool Executor::callSyncBuiltin(ThreadId t, const Instr& in) {
     };
     auto objectBytes = [&](uint64_t p, uint64_t n) { return checkedBytes(t, p, n, true); };
     const auto b = Builtin(in.aux);
+    // Once another thread exists, an initialisation may race with its operations on the object (a post before the
+    // init is lost, after it counts): it is an event then, dependent with every operation on the object, so that
+    // every explorer orders it with them (performSyncBuiltin sets the state). Before, no other thread can see it.
+    auto lateInit = [&](uint64_t object, uint64_t value) {
+        syncUse_ |= kSyncInitLate; // qpor derives an object's state from an initialisation every history holds
+        Event ev;
+        ev.kind = EventKind::SyncInit;
+        ev.addr = A(0);
+        ev.value = value;
+        ev.value2 = object;
+        return pending(ev);
+    };
     switch (b) {
     case Builtin::Once: {
         // pthread_once(o, init), call_once(o, init): a lock on o (a mutex of its own at that address), under which
@@ -57,17 +69,15 @@ bool Executor::callSyncBuiltin(ThreadId t, const Instr& in) {
             return done(uint64_t(-1));
         }
         if (!objectBytes(A(0), 4)) return false;
-        if (numThreads() > 1) syncUse_ |= kSyncInitLate;
-        setSyncWord(A(0), uint32_t(A(2)));
+        if (numThreads() > 1) return lateInit(Event::kSemaphore, A(2));
+        initSyncObject(b, A(0), A(2));
         return done(0);
     }
     case Builtin::BarrierInit: { // pthread_barrier_init(b, attr, count): its size, no arrivals, round 0
         if (uint32_t(A(2)) == 0) return done(kEINVAL);
         if (!objectBytes(A(0), 12)) return false;
-        if (numThreads() > 1) syncUse_ |= kSyncInitLate;
-        setSyncWord(A(0), uint32_t(A(2)));
-        setSyncWord(A(0) + 4, 0);
-        setSyncWord(A(0) + 8, 0);
+        if (numThreads() > 1) return lateInit(Event::kBarrier, A(2));
+        initSyncObject(b, A(0), A(2));
         return done(0);
     }
     case Builtin::BarrierWait: { // two events: the arrival, then (th.phase 1) the departure once the round is full
@@ -83,9 +93,8 @@ bool Executor::callSyncBuiltin(ThreadId t, const Instr& in) {
     }
     case Builtin::RwInit: // pthread_rwlock_init(l, attr): no readers (byte 0), no writer (byte 4: its thread + 1)
         if (!objectBytes(A(0), 8)) return false;
-        if (numThreads() > 1) syncUse_ |= kSyncInitLate;
-        setSyncWord(A(0), 0);
-        setSyncWord(A(0) + 4, 0);
+        if (numThreads() > 1) return lateInit(Event::kRwLock, 0);
+        initSyncObject(b, A(0), 0);
         return done(0);
     case Builtin::RwRdLock:
     case Builtin::RwWrLock:
@@ -132,12 +141,57 @@ bool Executor::callSyncBuiltin(ThreadId t, const Instr& in) {
     }
 }
 
+// The state an initialisation gives a semaphore (its count), a barrier (its size; no arrivals, round 0) or a
+// reader-writer lock (no readers, no writer).
+void Executor::initSyncObject(Builtin b, uint64_t addr, uint64_t value) {
+    switch (b) {
+    case Builtin::SemInit: setSyncWord(addr, uint32_t(value)); return;
+    case Builtin::BarrierInit:
+        setSyncWord(addr, uint32_t(value));
+        setSyncWord(addr + 4, 0);
+        setSyncWord(addr + 8, 0);
+        return;
+    case Builtin::RwInit:
+        setSyncWord(addr, 0);
+        setSyncWord(addr + 4, 0);
+        return;
+    default: return;
+    }
+}
+
 void Executor::performSyncBuiltin(ThreadId t, const Instr& in, Event& ev) {
     const BuiltinSite site(*threads_[t], program_, in);
     Thread& th = site.th;
     auto A = [&](uint32_t k) { return site.arg(k); };
     auto finish = [&](uint64_t v) { site.finish(v); };
     switch (const auto b = Builtin(in.aux)) {
+    case Builtin::SemInit:
+    case Builtin::BarrierInit:
+    case Builtin::RwInit: { // a late initialisation (callSyncBuiltin, lateInit)
+        // POSIX leaves the initialisation of an object in use undefined. A lock someone holds or a barrier someone
+        // waits at is reported: re-initialised, the holder's unlock would find a lock it does not hold (a reader
+        // count below 0), the waiter would wait for a round that no longer counts it. (A semaphore's count does not
+        // tell whether it was initialised: sem_init just sets it — a lost post shows as the deadlock it causes.)
+        uint32_t w0 = 0, w1 = 0;
+        syncWord(A(0), w0);
+        syncWord(A(0) + 4, w1);
+        if (b == Builtin::RwInit && (w0 || w1)) {
+            fail(t, report::ErrorKind::PthreadMisuse,
+                 "pthread_rwlock_init of reader-writer lock `" + memory_.describe(A(0)) + "` while it is held");
+            return;
+        }
+        bool waiting = false; // a thread between its arrival and its departure
+        for (ThreadId u = 0; u < numThreads() && b == Builtin::BarrierInit; ++u)
+            waiting = waiting || (u != t && thread(u).pending.kind == EventKind::BarrierLeave &&
+                                  thread(u).pending.addr == A(0));
+        if (b == Builtin::BarrierInit && waiting) {
+            fail(t, report::ErrorKind::PthreadMisuse,
+                 "pthread_barrier_init of barrier `" + memory_.describe(A(0)) + "` while threads wait at it");
+            return;
+        }
+        initSyncObject(b, A(0), A(2));
+        return finish(0);
+    }
     case Builtin::Once: {
         if (ev.kind == EventKind::Unlock) {
             mutexes_[A(0)].owner = model::kNoThread;

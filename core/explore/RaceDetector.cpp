@@ -221,6 +221,26 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
         if (e.value) join(c, locks_[e.addr], kThread, e.tid);
         return false;
     case EventKind::CondWait: release(e.addr2); return false;
+    // A late initialisation (sem_init, pthread_rwlock_init, pthread_barrier_init once other threads exist) replaces
+    // the object's state: what its operations released before is gone (a post's unit, a round's arrivals), and what
+    // follows starts from it — its clock replaces theirs, as an unlock's.
+    case EventKind::SyncInit:
+        if (e.value2 != model::Event::kBarrier) {
+            release(e.addr);
+            if (e.value2 == model::Event::kRwLock) release(e.addr + 1);
+            return false;
+        }
+        // Round 0's entry made first (empty: as absent), so that the loop logs it and a rollback empties it again.
+        barrierRounds_.try_emplace({e.addr, 0});
+        for (auto it = barrierRounds_.lower_bound({e.addr, 0}); it != barrierRounds_.end() && it->first.first == e.addr;
+             ++it) {
+            if (undo_) {
+                log_.push_back({Undo::Kind::LockClock, 0, 0, uintptr_t(&it->second)});
+                saved_.push_back(std::move(it->second));
+            }
+            it->second = c;
+        }
+        return false;
     case EventKind::ThreadCreate: {
         Clock parent = c;
         Clock& child = clock(model::ThreadId(e.value));

@@ -83,6 +83,14 @@ void describeEventInto(std::string& out, const exec::Executor& ex, const Event& 
         return;
     case EventKind::RwUnlock: out.append(e.value2 ? "unlock (write) " : "unlock (read) ").append(v); return;
     case EventKind::Fence: out.append("fence"); return;
+    case EventKind::SyncInit:
+        if (e.value2 == model::Event::kRwLock) {
+            out.append("rwlock_init ").append(v);
+            return;
+        }
+        out.append(e.value2 == model::Event::kBarrier ? "barrier_init " : "sem_init ").append(v).append(" = ");
+        appendInt(out, int64_t(e.value));
+        return;
     }
     out.append(model::eventKindName(e.kind));
 }
@@ -172,9 +180,13 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         s.thread = e.tid;
         prog.sourceLocationInto(e.loc, s.location);
         s.operation = model::eventKindName(e.kind);
+        if (e.kind == EventKind::SyncInit) // the function's name: one event kind for the three objects
+            s.operation = e.value2 == model::Event::kRwLock    ? "rwlock_init"
+                          : e.value2 == model::Event::kBarrier ? "barrier_init"
+                                                               : "sem_init";
         // Computed once per step (the step and its graph node both show it), and only for an event on an object
         // (a create, join, exit or nondet names none): describing an address is a good part of a step's cost.
-        if (e.isMemory() || e.isMutexOp() || e.isSemaphoreOp() || e.isBarrierOp() || e.isRwLockOp() ||
+        if (e.isMemory() || e.isMutexOp() || e.isSyncObjectOp() ||
             e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
             s.variable = names.of(e.addr);
         if (e.kind == EventKind::Read || e.kind == EventKind::Write || e.kind == EventKind::Rmw || e.kind == EventKind::Nondet)
@@ -190,6 +202,8 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         }
         if (e.kind == EventKind::SemTryWait) s.detail = e.value ? "took a unit" : "count was 0";
         if (e.kind == EventKind::SemGetValue) s.detail = "count " + std::to_string(e.value);
+        if (e.kind == EventKind::SyncInit && e.value2 != model::Event::kRwLock)
+            s.detail = (e.value2 == model::Event::kBarrier ? "size " : "count ") + std::to_string(e.value);
         if (e.kind == EventKind::BarrierArrive) s.detail = "arrival " + std::to_string(e.value) + " of its round";
         if (e.kind == EventKind::BarrierLeave && e.value) s.detail = "the serial thread";
         if (e.isRwLockOp()) s.detail = e.value2 ? "for writing" : "for reading";
@@ -265,6 +279,11 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         case EventKind::TryLock:
             if (auto u = lastUnlock.find(e.addr); u != lastUnlock.end() && events[u->second].tid != e.tid)
                 edges.push_back({u->second, uint32_t(i), EdgeKind::Sync});
+            break;
+        // A late initialisation sets the state the next operation finds, as a release (the race detector's reading).
+        case EventKind::SyncInit:
+            lastUnlock[e.addr] = uint32_t(i);
+            if (e.value2 == model::Event::kRwLock) lastUnlock[e.addr + 1] = uint32_t(i);
             break;
         case EventKind::SemPost: // the latest post: what a wait takes
         case EventKind::BarrierArrive: lastUnlock[e.addr] = uint32_t(i); break; // ... the latest arrival

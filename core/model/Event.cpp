@@ -41,6 +41,9 @@ bool dependent(const Event& a, const Event& b) {
         return false;
     }
     if (a.isMemory() || b.isMemory()) return false;
+    // An initialisation sets its object's whole state: it conflicts with every operation on the object.
+    if (a.kind == EventKind::SyncInit || b.kind == EventKind::SyncInit)
+        return a.isSyncObjectOp() && b.isSyncObjectOp() && a.addr == b.addr;
     // Operations on one semaphore: a wait or trywait may disable or fail another, a post enables one; two posts
     // only add, and commute. sem_getvalue reads what every other operation changes — and two of them are taken as
     // dependent too (qpor's semaphore word then needs no third kind of access besides reads and writes).

@@ -82,6 +82,12 @@ struct Event {
     bool isRwLockOp() const {
         return kind == EventKind::RwLock || kind == EventKind::RwTryLock || kind == EventKind::RwUnlock;
     }
+    // SyncInit's value2: which kind of object it initialises.
+    static constexpr uint64_t kSemaphore = 0, kRwLock = 1, kBarrier = 2;
+    // An operation on a semaphore, reader-writer lock or barrier, or the initialisation of one.
+    bool isSyncObjectOp() const {
+        return isSemaphoreOp() || isRwLockOp() || isBarrierOp() || kind == EventKind::SyncInit;
+    }
 
 private:
     // [lo, hi) widened to its whole object (the address with its offset bits cleared: kObjectShift).

@@ -46,18 +46,20 @@ void printText(std::ostream& os, const report::CheckResult& r) {
         if (e.otherLocation) os << "  other access at " << report::formatLocation(*e.otherLocation) << ", thread " << *e.otherThread << "\n";
         os << "  seen in " << e.occurrences << (e.occurrences == 1 ? " execution" : " executions") << "; trace:\n";
         // Columns as wide as their longest entry (a long file name or variable must not run into the next).
-        size_t locWidth = 22, varWidth = 16;
+        size_t locWidth = 22, opWidth = 13, varWidth = 16;
         for (const report::TraceStep& s : e.trace) {
             locWidth = std::max(locWidth, shortLocation(s.location).size() + 2);
+            opWidth = std::max(opWidth, s.operation.size() + 1); // barrier_arrive ran into its variable
             varWidth = std::max(varWidth, s.variable.size() + 2);
         }
         os << "    " << std::left << std::setw(5) << "step" << std::setw(7) << "thread" << std::setw(int(locWidth))
-           << "location" << std::setw(13) << "operation" << std::setw(int(varWidth)) << "variable" << "value\n";
+           << "location" << std::setw(int(opWidth)) << "operation" << std::setw(int(varWidth)) << "variable"
+           << "value\n";
         for (const report::TraceStep& s : e.trace) {
             std::string value = s.value ? std::to_string(int64_t(*s.value)) : "";
             if (!s.detail.empty()) value += (value.empty() ? "" : "  ") + std::string("(") + s.detail + ")";
             os << "    " << std::left << std::setw(5) << s.step << std::setw(7) << s.thread << std::setw(int(locWidth))
-               << shortLocation(s.location) << std::setw(13) << s.operation << std::setw(int(varWidth))
+               << shortLocation(s.location) << std::setw(int(opWidth)) << s.operation << std::setw(int(varWidth))
                << (s.variable.empty() ? "-" : s.variable) << value << "\n";
         }
     }

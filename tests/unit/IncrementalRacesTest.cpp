@@ -91,4 +91,15 @@ TEST(IncrementalRaces, SameErrorsWithConditionVariablesHeapAndMixedSizes) {
     incrementalAgreesWithFromStart(flags, 100);
 }
 
+// With semaphores and a barrier initialised after the first worker was created: a late initialisation replaces
+// the clocks its object's operations released (RaceDetector::onEvent, SyncInit), and a rollback past it must restore
+// them.
+TEST(IncrementalRaces, SameErrorsWithLateInitialisations) {
+    skein::testing::GeneratorFlags flags;
+    flags.semaphores = true;
+    flags.barriers = true;
+    flags.lateInit = true;
+    incrementalAgreesWithFromStart(flags, 100);
+}
+
 } // namespace

@@ -96,6 +96,9 @@ struct GeneratorFlags {
     // ... and a thread-specific data key k0 that main creates first, with a destructor that adds to a1 and to x0
     // (unlocked: its runs race with each other and with the workers); workers set and read their value.
     bool keys = false;
+    // With semaphores or barriers: main initialises them right after creating the first worker, which may already
+    // operate on them (a late initialisation is an event: Events.def, SyncInit).
+    bool lateInit = false;
 };
 
 struct Generator {
@@ -545,17 +548,22 @@ struct Generator {
         emit("int main() {");
         if (!flags.threadApi) emit("  pthread_t h[" + std::to_string(threads) + "];");
         if (flags.heap) emit("  hp = calloc(2, sizeof(int));");
+        std::vector<std::string> inits; // the semaphores' and the barrier's
         if (flags.semaphores) {
             const std::string k0 = std::to_string(pick(3)), k1 = std::to_string(pick(3));
-            emit("  sem_init(&s0, 0, " + k0 + "); sem_init(&s1, 0, " + k1 + ");");
+            inits.push_back("  sem_init(&s0, 0, " + k0 + "); sem_init(&s1, 0, " + k1 + ");");
         }
-        if (flags.barriers) emit("  pthread_barrier_init(&b0, 0, " + std::to_string(threads) + ");");
+        if (flags.barriers) inits.push_back("  pthread_barrier_init(&b0, 0, " + std::to_string(threads) + ");");
+        if (!flags.lateInit)
+            for (const std::string& l : inits) emit(l);
         if (flags.keys) emit("  pthread_key_create(&k0, kd);");
         // Sometimes a create or a join happens inside an atomic section, with an access next to it.
         for (int t = 0; t < threads; ++t) {
             std::string create = "pthread_create(&h[" + std::to_string(t) + "], 0, t" + std::to_string(t) + ", 0);";
             if (pick(5) || !flags.atomicSections) emit("  " + create);
             else emit("  __VERIFIER_atomic_begin(); " + create + " " + var() + " = 1; __VERIFIER_atomic_end();");
+            if (t == 0 && flags.lateInit)
+                for (const std::string& l : inits) emit(l);
         }
         // Sometimes main does not join the last worker: its return must not cut the worker short.
         int joins = pick(4) ? threads : threads - 1;

@@ -89,7 +89,7 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
     // write, and three threads failing one in a section took 6 executions for dfs's 1 trace). A run that succeeds
     // where the footprint says read grows it, and the exploration starts over (observeSite), as for any access.
     auto addExecuted = [&](AccessUnion& into, const model::Event& ev) {
-        if (ev.isSemaphoreOp() || ev.isRwLockOp() || ev.isBarrierOp()) unsupported_ = kSyncWritten; // (not its label)
+        if (ev.isSyncObjectOp()) unsupported_ = kSyncWritten; // (not its label)
         for (Access a : accessesFor(ev)) {
             if (ev.kind == EventKind::Rmw && !ev.rmwWrote) a.mode = Mode::Read;
             into.add(a);

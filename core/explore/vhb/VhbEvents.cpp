@@ -280,7 +280,8 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     case EventKind::BarrierLeave:
     case EventKind::RwLock:
     case EventKind::RwTryLock:
-    case EventKind::RwUnlock: setLimit(kSyncObjectsLimit); return std::nullopt;
+    case EventKind::RwUnlock:
+    case EventKind::SyncInit: setLimit(kSyncObjectsLimit); return std::nullopt;
     }
     return std::nullopt;
 }
