@@ -141,7 +141,9 @@ TEST(FormatStrings, AnUnterminatedArrayIsReadPastItsEndOnlyWithoutAPrecision) {
         SCOPED_TRACE(call);
         const std::string p = substituted(src, "CALL", call);
         const auto* e = expectError(checkSource(p), ErrorKind::Memory, lineOf(p, "L:call"));
-        if (e) EXPECT_NE(e->message.find("tag"), std::string::npos) << e->message;
+        if (e) {
+            EXPECT_NE(e->message.find("tag"), std::string::npos) << e->message;
+        }
     }
     // What is printed is what was read.
     EXPECT_EQ(safeOutput(substituted(src, "CALL", "printf(\"[%.2s][%.*s]\\n\", tag, 1, tag + 2);")),
