@@ -294,9 +294,8 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
             fail(t, report::ErrorKind::PthreadMisuse, "pthread_mutex_destroy of a locked mutex `" + memory_.describe(A(0)) + "`");
             return false;
         }
-        if (it != mutexes_.end()) mutexes_.erase(it);
-        if (b == Builtin::MutexInit) { // the attribute's type (normal without one) into the mutex's type field
-            uint32_t kind = kMutexNormal;
+        uint32_t kind = kMutexNormal;
+        if (b == Builtin::MutexInit) { // the attribute's type (normal without one), for the mutex's type field
             if (in.imm & program::kC11Call) { // mtx_init(m, type): mtx_plain 0, mtx_recursive 1, mtx_timed 2
                 kind = A(1) & 1 ? kMutexRecursive : kMutexNormal;
             } else if (A(1)) {
@@ -307,9 +306,19 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
                 }
                 std::memcpy(&kind, attr, 4);
             }
-            if (memory_.check(A(0) + kMutexKindOffset, 4, true, &bytes) == AccessError::None)
-                std::memcpy(bytes, &kind, 4);
+            // Once another thread exists, its locks may come before or after this: an event (SyncBuiltins.cpp has
+            // the other objects' initialisations), performed by initMutex.
+            if (numThreads() > 1) {
+                Event ev;
+                ev.kind = EventKind::SyncInit;
+                ev.addr = A(0);
+                ev.value = kind;
+                ev.value2 = Event::kMutex;
+                return pending(ev);
+            }
         }
+        if (it != mutexes_.end()) mutexes_.erase(it);
+        if (b == Builtin::MutexInit) initMutex(A(0), kind);
         return done(0);
     }
     case Builtin::MutexLock:
@@ -513,6 +522,12 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     return false;
 }
 
+// A mutex's type into its type field (its state: unlocked, no owner — the caller dropped it).
+void Executor::initMutex(uint64_t addr, uint32_t kind) {
+    uint8_t* bytes;
+    if (memory_.check(addr + kMutexKindOffset, 4, true, &bytes) == AccessError::None) std::memcpy(bytes, &kind, 4);
+}
+
 // The visible part of a builtin, performed when the explorer schedules it (or at once for private memory).
 void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Event& ev) {
     const BuiltinSite site(*threads_[t], program_, in);
@@ -685,6 +700,17 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
             return;
         }
         it->second.owner = model::kNoThread;
+        return finish(0);
+    }
+    case Builtin::MutexInit: { // late: an event (callBuiltin)
+        auto it = mutexes_.find(A(0));
+        if (it != mutexes_.end() && it->second.owner != model::kNoThread) { // undefined (POSIX): reported
+            fail(t, report::ErrorKind::PthreadMisuse,
+                 "pthread_mutex_init of a locked mutex `" + memory_.describe(A(0)) + "`");
+            return;
+        }
+        if (it != mutexes_.end()) mutexes_.erase(it);
+        initMutex(A(0), uint32_t(ev.value));
         return finish(0);
     }
     case Builtin::Once:

@@ -300,6 +300,7 @@ private:
     bool callSyncBuiltin(ThreadId t, const program::Instr& in);
     void performSyncBuiltin(ThreadId t, const program::Instr& in, Event& ev);
     void initSyncObject(program::Builtin b, uint64_t addr, uint64_t value);
+    void initMutex(uint64_t addr, uint32_t kind);
     // The 32-bit fields of a semaphore or barrier, kept in its own bytes: a semaphore's count at offset 0 (where
     // glibc keeps it); a barrier's size at 0, the arrivals of its current round at 4, the round at 8. False when the
     // bytes are not accessible (the operation reports the access error).

@@ -221,13 +221,27 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
         if (e.value) join(c, locks_[e.addr], kThread, e.tid);
         return false;
     case EventKind::CondWait: release(e.addr2); return false;
-    // A late initialisation (sem_init, pthread_rwlock_init, pthread_barrier_init once other threads exist) replaces
-    // the object's state: what its operations released before is gone (a post's unit, a round's arrivals), and what
-    // follows starts from it — its clock replaces theirs, as an unlock's.
+    // A late initialisation (once other threads exist) of a semaphore or barrier replaces the object's state: what
+    // its operations released before is gone (a post's unit, a round's arrivals) — its clock replaces theirs. A
+    // lock's (a mutex, a reader-writer lock) comes after the last release (one while it is held is a misuse that
+    // stops its thread): what the critical sections before it did stays ordered before the next acquire, so its
+    // clock joins theirs, as a post's does.
     case EventKind::SyncInit:
-        if (e.value2 != model::Event::kBarrier) {
+        if (e.value2 == model::Event::kSemaphore) {
             release(e.addr);
-            if (e.value2 == model::Event::kRwLock) release(e.addr + 1);
+            return false;
+        }
+        if (e.value2 == model::Event::kMutex || e.value2 == model::Event::kRwLock) {
+            for (uint64_t key : {e.addr, e.addr + 1}) {
+                if (key != e.addr && e.value2 != model::Event::kRwLock) break;
+                Clock& l = locks_[key];
+                if (undo_) {
+                    log_.push_back({Undo::Kind::LockClock, 0, 0, uintptr_t(&l)});
+                    saved_.push_back(l);
+                }
+                if (l.size() < c.size()) l.resize(c.size(), 0);
+                for (size_t i = 0; i < c.size(); ++i) l[i] = std::max(l[i], c[i]);
+            }
             return false;
         }
         // Round 0's entry made first (empty: as absent), so that the loop logs it and a rollback empties it again.

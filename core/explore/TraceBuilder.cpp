@@ -84,8 +84,8 @@ void describeEventInto(std::string& out, const exec::Executor& ex, const Event& 
     case EventKind::RwUnlock: out.append(e.value2 ? "unlock (write) " : "unlock (read) ").append(v); return;
     case EventKind::Fence: out.append("fence"); return;
     case EventKind::SyncInit:
-        if (e.value2 == model::Event::kRwLock) {
-            out.append("rwlock_init ").append(v);
+        if (e.value2 == model::Event::kRwLock || e.value2 == model::Event::kMutex) {
+            out.append(e.value2 == model::Event::kMutex ? "mutex_init " : "rwlock_init ").append(v);
             return;
         }
         out.append(e.value2 == model::Event::kBarrier ? "barrier_init " : "sem_init ").append(v).append(" = ");
@@ -183,10 +183,11 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         if (e.kind == EventKind::SyncInit) // the function's name: one event kind for the three objects
             s.operation = e.value2 == model::Event::kRwLock    ? "rwlock_init"
                           : e.value2 == model::Event::kBarrier ? "barrier_init"
+                          : e.value2 == model::Event::kMutex   ? "mutex_init"
                                                                : "sem_init";
         // Computed once per step (the step and its graph node both show it), and only for an event on an object
         // (a create, join, exit or nondet names none): describing an address is a good part of a step's cost.
-        if (e.isMemory() || e.isMutexOp() || e.isSyncObjectOp() ||
+        if (e.isMemory() || e.isMutexOp() || e.isSyncObjectOp() || e.isMutexInit() ||
             e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
             s.variable = names.of(e.addr);
         if (e.kind == EventKind::Read || e.kind == EventKind::Write || e.kind == EventKind::Rmw || e.kind == EventKind::Nondet)
@@ -202,7 +203,7 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         }
         if (e.kind == EventKind::SemTryWait) s.detail = e.value ? "took a unit" : "count was 0";
         if (e.kind == EventKind::SemGetValue) s.detail = "count " + std::to_string(e.value);
-        if (e.kind == EventKind::SyncInit && e.value2 != model::Event::kRwLock)
+        if (e.kind == EventKind::SyncInit && (e.value2 == model::Event::kSemaphore || e.value2 == model::Event::kBarrier))
             s.detail = (e.value2 == model::Event::kBarrier ? "size " : "count ") + std::to_string(e.value);
         if (e.kind == EventKind::BarrierArrive) s.detail = "arrival " + std::to_string(e.value) + " of its round";
         if (e.kind == EventKind::BarrierLeave && e.value) s.detail = "the serial thread";

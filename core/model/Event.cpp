@@ -41,9 +41,17 @@ bool dependent(const Event& a, const Event& b) {
         return false;
     }
     if (a.isMemory() || b.isMemory()) return false;
-    // An initialisation sets its object's whole state: it conflicts with every operation on the object.
-    if (a.kind == EventKind::SyncInit || b.kind == EventKind::SyncInit)
-        return a.isSyncObjectOp() && b.isSyncObjectOp() && a.addr == b.addr;
+    // An initialisation sets its object's whole state: it conflicts with every operation on the object (a mutex's:
+    // its locks and unlocks, the waits that release it, its other initialisations).
+    if (a.kind == EventKind::SyncInit || b.kind == EventKind::SyncInit) {
+        const Event& init = a.kind == EventKind::SyncInit ? a : b;
+        const Event& other = &init == &a ? b : a;
+        if (init.isMutexInit())
+            return other.isMutexInit() ? other.addr == init.addr
+                                       : other.isMutexOp() && (other.addr == init.addr ||
+                                                               (other.kind == EventKind::CondWait && other.addr2 == init.addr));
+        return other.isSyncObjectOp() && other.addr == init.addr;
+    }
     // Operations on one semaphore: a wait or trywait may disable or fail another, a post enables one; two posts
     // only add, and commute. sem_getvalue reads what every other operation changes — and two of them are taken as
     // dependent too (qpor's semaphore word then needs no third kind of access besides reads and writes).

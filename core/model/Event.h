@@ -83,11 +83,12 @@ struct Event {
         return kind == EventKind::RwLock || kind == EventKind::RwTryLock || kind == EventKind::RwUnlock;
     }
     // SyncInit's value2: which kind of object it initialises.
-    static constexpr uint64_t kSemaphore = 0, kRwLock = 1, kBarrier = 2;
+    static constexpr uint64_t kSemaphore = 0, kRwLock = 1, kBarrier = 2, kMutex = 3;
     // An operation on a semaphore, reader-writer lock or barrier, or the initialisation of one.
     bool isSyncObjectOp() const {
-        return isSemaphoreOp() || isRwLockOp() || isBarrierOp() || kind == EventKind::SyncInit;
+        return isSemaphoreOp() || isRwLockOp() || isBarrierOp() || (kind == EventKind::SyncInit && value2 != kMutex);
     }
+    bool isMutexInit() const { return kind == EventKind::SyncInit && value2 == kMutex; }
 
 private:
     // [lo, hi) widened to its whole object (the address with its offset bits cleared: kObjectShift).

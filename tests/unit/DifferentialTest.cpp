@@ -203,6 +203,13 @@ TEST(Differential, QporModesAgreeWithDfsWithRecursiveAndErrorCheckingMutexes) {
     qporAgreesWithDfs({.condVars = true, .threadApi = true, .mutexTypes = true}, 300);
 }
 
+// Mutexes initialised again by main right after its first create (GeneratorFlags::lateInit): the initialisation is a
+// node of the mutex's tree, free after it (QporExplorer::mutexFreeAfter), and a misuse where a worker holds the mutex
+// — beside condition variables and trylocks.
+TEST(Differential, QporModesAgreeWithDfsWithMutexesInitialisedLate) {
+    qporAgreesWithDfs({.condVars = true, .lateInit = true}, 300);
+}
+
 // POSIX semaphores (GeneratorFlags::semaphores; core/explore/unfolding/DESIGN.md, "Semaphores"): posts commute as
 // reads of the count's word, a wait is placed only where the count its history leaves is above 0, and a thread
 // blocked on a wait has its wait placed before the waits and tries that took the units — beside mutexes, trylocks

@@ -1,4 +1,4 @@
-// A semaphore, reader-writer lock or barrier initialised once another thread exists (Events.def, SyncInit): the
+// A semaphore, reader-writer lock, barrier or mutex initialised once another thread exists (Events.def, SyncInit): the
 // initialisation is an event, dependent with every operation on its object, so that the explorers order it with
 // the other threads' operations. Before, it ran inside its thread's step, right after the thread's previous event:
 // a post (a lock, an arrival) of another thread could never come before it, and the executions where the
@@ -94,6 +94,7 @@ TEST(LateInit, ReaderWriterLockInitialisedWhileHeldIsAMisuse) {
     const auto* misuse = expectError(r, ErrorKind::PthreadMisuse, lineOf(src, "L:init"));
     ASSERT_NE(misuse, nullptr);
     EXPECT_NE(misuse->message.find("while it is held"), std::string::npos) << misuse->message;
+    EXPECT_EQ(findError(r, ErrorKind::DataRace), nullptr); // the write section before the init stays ordered
     const std::vector<std::string> ops = operations(*misuse);
     EXPECT_NE(std::find(ops.begin(), ops.end(), "rwlock"), ops.end()); // the writer's lock came first
     // 4 traces (hand-derived): the initialisation before the writer's lock, then the read section before or after
@@ -137,6 +138,53 @@ TEST(LateInit, BarrierOrderedWithTheArrivalsItWouldForget) {
     early.flags = {"-DEARLY"};
     const auto s = checkSource(src, early);
     EXPECT_EQ(s.verdict, Verdict::Safe) << (s.errors.empty() ? "" : s.errors[0].message);
+}
+
+// A mutex initialised after the worker that locks it was created. Hand-derived: the initialisation is dependent
+// with the worker's lock and unlock; before the lock, main's critical section comes before or after the worker's
+// (2 traces); between the lock and the unlock it is a misuse that stops main (1); after the unlock, main's section
+// follows (1): 4 traces. The critical sections before an initialisation stay ordered before the lock after it (the
+// race detector joins the clocks): no race in any of them.
+const char* const kLateMutex = R"(
+    #include <pthread.h>
+    pthread_mutex_t m;
+    int x;
+    void *worker(void *a) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }
+    int main(void) {
+        pthread_t t;
+        pthread_create(&t, 0, worker, 0);
+        pthread_mutex_init(&m, 0); // L:init
+        pthread_mutex_lock(&m);
+        x++;
+        pthread_mutex_unlock(&m);
+        pthread_join(t, 0);
+        return 0;
+    })";
+
+TEST(LateInit, MutexInitialisedWhileHeldIsAMisuseForDfsAndQpor) {
+    const auto r = checkSource(kLateMutex);
+    const auto* misuse = expectError(r, ErrorKind::PthreadMisuse, lineOf(kLateMutex, "L:init"));
+    ASSERT_NE(misuse, nullptr);
+    EXPECT_NE(misuse->message.find("pthread_mutex_init of a locked mutex"), std::string::npos) << misuse->message;
+    EXPECT_EQ(findError(r, ErrorKind::DataRace), nullptr);
+    ASSERT_TRUE(r.stats.mazurkiewiczTraces);
+    EXPECT_EQ(*r.stats.mazurkiewiczTraces, 4u);
+    // qpor explores the mutex's initialisation as a node of its tree: one execution per trace, the same errors.
+    for (const char* alt : {"optimal", "k1", "sdpor"}) {
+        SCOPED_TRACE(alt);
+        Options o = withAlgorithm("qpor");
+        o.explore.alt = alt;
+        const auto q = checkSource(kLateMutex, o);
+        EXPECT_EQ(q.algorithm, "qpor");
+        EXPECT_EQ(errorKinds(q), errorKinds(r));
+        EXPECT_EQ(q.stats.executions + q.stats.blocked, 4u);
+    }
+    // vhb stops with its limit (a class's values do not tell where the mutex was held) and hands over to dfs.
+    const auto v = checkSource(kLateMutex, withAlgorithm("vhb"));
+    EXPECT_EQ(v.algorithm, "dfs");
+    ASSERT_EQ(v.notes.size(), 1u);
+    EXPECT_NE(v.notes[0].find("mutex initialised once other threads exist"), std::string::npos) << v.notes[0];
+    EXPECT_EQ(errorKinds(v), errorKinds(r));
 }
 
 } // namespace

@@ -96,8 +96,9 @@ struct GeneratorFlags {
     // ... and a thread-specific data key k0 that main creates first, with a destructor that adds to a1 and to x0
     // (unlocked: its runs race with each other and with the workers); workers set and read their value.
     bool keys = false;
-    // With semaphores or barriers: main initialises them right after creating the first worker, which may already
-    // operate on them (a late initialisation is an event: Events.def, SyncInit).
+    // Main initialises the semaphores and the barrier (with those flags), and the mutexes again (without
+    // mutexTypes: a normal mutex's init leaves it as its static initialiser did), right after creating the first
+    // worker, which may already operate on them (a late initialisation is an event: Events.def, SyncInit).
     bool lateInit = false;
 };
 
@@ -554,6 +555,8 @@ struct Generator {
             inits.push_back("  sem_init(&s0, 0, " + k0 + "); sem_init(&s1, 0, " + k1 + ");");
         }
         if (flags.barriers) inits.push_back("  pthread_barrier_init(&b0, 0, " + std::to_string(threads) + ");");
+        if (flags.lateInit && !flags.mutexTypes)
+            for (int m = 0; m < mutexes; ++m) inits.push_back("  pthread_mutex_init(&m" + std::to_string(m) + ", 0);");
         if (!flags.lateInit)
             for (const std::string& l : inits) emit(l);
         if (flags.keys) emit("  pthread_key_create(&k0, kd);");

@@ -112,6 +112,11 @@ void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out)
     case EventKind::Lock:
     case EventKind::TryLock:
     case EventKind::Unlock: push({l.addr, ResKind::Mutex}, Mode::Sync); break;
+    // A mutex's initialisation once other threads exist: a node of its tree, after which it is free
+    // (mutexFreeAfter). The other objects' are handed to dfs before they get here (Executor::kSyncInitLate).
+    case EventKind::SyncInit:
+        if (l.isMutexInit()) push({l.addr, ResKind::Mutex}, Mode::Sync);
+        break;
     case EventKind::CondWait: // two resources of different kinds: never the same
         push({l.addr, ResKind::Cond}, Mode::Sync);
         push({l.addr2, ResKind::Mutex}, Mode::Sync);

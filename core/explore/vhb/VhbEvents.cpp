@@ -248,6 +248,11 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     case EventKind::Unlock:
         s = {Op::Write, key(kMutex, e.addr, 0), 0, 0};
         return s;
+    case EventKind::SyncInit:
+        // A mutex's (once other threads exist) is not an unlock's write: where the mutex is held it is a misuse
+        // that stops its thread, which a class's values do not tell (its realisation would not replay).
+        setLimit(e.isMutexInit() ? "a mutex initialised once other threads exist" : kSyncObjectsLimit);
+        return std::nullopt;
     case EventKind::ThreadCreate:
         s.op = Op::Create;
         s.other = uint32_t(e.value);
@@ -280,8 +285,7 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     case EventKind::BarrierLeave:
     case EventKind::RwLock:
     case EventKind::RwTryLock:
-    case EventKind::RwUnlock:
-    case EventKind::SyncInit: setLimit(kSyncObjectsLimit); return std::nullopt;
+    case EventKind::RwUnlock: setLimit(kSyncObjectsLimit); return std::nullopt;
     }
     return std::nullopt;
 }
