@@ -46,10 +46,11 @@ bool dependent(const Event& a, const Event& b) {
     if (a.kind == EventKind::SyncInit || b.kind == EventKind::SyncInit) {
         const Event& init = a.kind == EventKind::SyncInit ? a : b;
         const Event& other = &init == &a ? b : a;
-        if (init.isMutexInit())
-            return other.isMutexInit() ? other.addr == init.addr
-                                       : other.isMutexOp() && (other.addr == init.addr ||
-                                                               (other.kind == EventKind::CondWait && other.addr2 == init.addr));
+        if (init.isMutexInit()) {
+            if (other.isMutexInit()) return other.addr == init.addr;
+            const bool releases = other.kind == EventKind::CondWait && other.addr2 == init.addr; // the wait's mutex
+            return other.isMutexOp() && (other.addr == init.addr || releases);
+        }
         return other.isSyncObjectOp() && other.addr == init.addr;
     }
     // Operations on one semaphore: a wait or trywait may disable or fail another, a post enables one; two posts
