@@ -268,6 +268,23 @@ Diagnostic errorDiagnostic(const report::ErrorReport& e, const std::string& id, 
                     related(s.location, threadName(s.thread) + " takes " +
                                             (s.operation == "lock" ? "" : "a unit of ") + "`" + s.variable + "` here");
             }
+        // An initialisation of a blocked thread's object after another thread's operation on it (a late sem_init
+        // that loses a post's unit, a barrier_init that forgets an arrival): the step that undid it.
+        for (size_t i = 0; i < e.trace.size(); ++i) {
+            const TraceStep& s = e.trace[i];
+            const std::string_view op = s.operation;
+            if (op.size() < 5 || op.substr(op.size() - 5) != "_init" || s.variable.empty()) continue;
+            bool awaited = false;
+            for (const TraceStep& b : e.trace)
+                awaited = awaited || (b.operation == "blocked" && b.variable == s.variable);
+            const TraceStep* before = nullptr; // the last other thread's operation on it before the initialisation
+            for (size_t j = 0; j < i; ++j)
+                if (e.trace[j].thread != s.thread && e.trace[j].variable == s.variable) before = &e.trace[j];
+            if (awaited && before)
+                related(s.location, threadName(s.thread) + " initialises `" + s.variable + "` here, after " +
+                                        threadPossessive(before->thread) + " " + before->operation +
+                                        " on it, which it undoes");
+        }
         break;
     case ErrorKind::Assertion: {
         AssertionStory s = assertionStory(e, doc.facts);

@@ -215,6 +215,25 @@ TEST_F(Lsp, SpinLockDeadlockNamesTheOtherSpinningThread) {
     EXPECT_TRUE(otherSpins) << dl[0].dump(1);
 }
 
+TEST_F(Lsp, DeadlockAfterALateInitialisationPointsAtIt) {
+    // tests/corpus/threads/late_sem_init.c: the worker's post (line 25, 1-based) comes before main's sem_init (line
+    // 36), which sets the count back to 0; main's wait (line 38) blocks for good. The diagnostic is at the wait, and
+    // the initialisation that lost the unit is its related information.
+    client.initialize();
+    std::string uri = uriOf("late_sem_init.c");
+    client.open(uri, readFile(std::string(SKEIN_SOURCE_DIR) + "/tests/corpus/threads/late_sem_init.c"));
+    ASSERT_TRUE(client.waitStatus(uri, 1, "done"));
+    auto dl = withCode(diagnosticsOf(*client.lastDiagnostics(uri)), "deadlock");
+    ASSERT_EQ(dl.size(), 1u);
+    EXPECT_EQ(dl[0]["range"]["start"]["line"], 37);
+    bool init = false;
+    for (const json& r : dl[0]["relatedInformation"])
+        init |= r["message"].get<std::string>().find("initialises `ready` here, after thread 1's sem_post") !=
+                    std::string::npos &&
+                r["location"]["range"]["start"]["line"] == 35;
+    EXPECT_TRUE(init) << dl[0].dump(1);
+}
+
 TEST_F(Lsp, SemaphoreDeadlockNamesTheOtherWaiter) {
     // Each thread waits on a semaphore only the other would post (explored by the default explorer, qpor, since
     // the twenty-fourth session). The diagnostic is at one wait (0-based line 5 or 14), and the other wait is its
