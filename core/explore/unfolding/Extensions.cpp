@@ -549,7 +549,8 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         placeOpts_.push_back({uint32_t(placeAnchors_.size()), uint32_t(anchors.size()), choice, coversAbove});
         placeAnchors_.insert(placeAnchors_.end(), anchors.begin(), anchors.end());
     };
-    auto forced = [&](UEvent* child) {
+    // In the history of every placement: [pt(e)] and its base causes' histories.
+    auto forced = [&](const UEvent* child) {
         if (es_.leq(child, e->pt)) return true;
         for (uint32_t i = 0; i < e->baseCauses; ++i)
             if (es_.leq(child, e->causes[i])) return true;
@@ -601,7 +602,11 @@ void QporExplorer::earlierPlacements(UEvent* e) {
             // A write also chooses which of the readers of the write before it precede it (a prefix of each
             // thread's reads); at its own position, every strict subset of its current readers.
             ReaderGroups& readers = placeReaders_;
-            readers.readersOf(F_, res, after, e->thread, [&](const UEvent* r) { return afterSiblingsOf(r); });
+            // A reader already in every placement's history (forced: a prefix of its thread's reads) is no choice:
+            // leaving it out names the same history — at e's own position, e itself (semaphore_buffer's second
+            // write of the slot made itself again: bench/README.md, twenty-ninth session).
+            readers.readersOf(F_, res, after, e->thread,
+                              [&](const UEvent* r) { return afterSiblingsOf(r) || forced(r); });
             if (readers.empty()) {
                 if (!same) option(std::span(&after, 1), -1, true);
                 return;
