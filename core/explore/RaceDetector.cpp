@@ -170,14 +170,22 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
     Clock& c = clock(e.tid);
     if (undo_) log_.push_back({kThread, e.tid, c[e.tid], e.tid});
     c[e.tid]++;
-    auto release = [&](uint64_t lock) { // locks_[lock] = c
-        Clock& l = locks_[lock];
+    auto replace = [&](Clock& l) { // l = c, logged
         if (undo_) {
             log_.push_back({Undo::Kind::LockClock, 0, 0, uintptr_t(&l)});
             saved_.push_back(std::move(l));
         }
         l = c;
     };
+    auto accumulate = [&](Clock& l) { // l = l ⊔ c, logged
+        if (undo_) {
+            log_.push_back({Undo::Kind::LockClock, 0, 0, uintptr_t(&l)});
+            saved_.push_back(l);
+        }
+        if (l.size() < c.size()) l.resize(c.size(), 0);
+        for (size_t i = 0; i < c.size(); ++i) l[i] = std::max(l[i], c[i]);
+    };
+    auto release = [&](uint64_t lock) { replace(locks_[lock]); };
     switch (e.kind) {
     case EventKind::Lock: join(c, locks_[e.addr], kThread, e.tid); return false;
     case EventKind::TryLock:
@@ -204,17 +212,10 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
     // A barrier likewise, round by round: every arrival releases into its round's clock, a departure acquires its
     // round's (all the arrivals of its round came before it, and nothing else need have: barrierRounds_).
     case EventKind::BarrierArrive:
-    case EventKind::SemPost: {
-        Clock& l = e.kind == EventKind::BarrierArrive ? barrierRounds_[{e.addr, e.value2}]
-                                                      : locks_[e.kind == EventKind::RwUnlock ? e.addr + 1 : e.addr];
-        if (undo_) {
-            log_.push_back({Undo::Kind::LockClock, 0, 0, uintptr_t(&l)});
-            saved_.push_back(l);
-        }
-        if (l.size() < c.size()) l.resize(c.size(), 0);
-        for (size_t i = 0; i < c.size(); ++i) l[i] = std::max(l[i], c[i]);
+    case EventKind::SemPost:
+        accumulate(e.kind == EventKind::BarrierArrive ? barrierRounds_[{e.addr, e.value2}]
+                                                      : locks_[e.kind == EventKind::RwUnlock ? e.addr + 1 : e.addr]);
         return false;
-    }
     case EventKind::SemWait: join(c, locks_[e.addr], kThread, e.tid); return false;
     case EventKind::BarrierLeave: join(c, barrierRounds_[{e.addr, e.value2}], kThread, e.tid); return false;
     case EventKind::SemTryWait:
@@ -232,28 +233,15 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
             return false;
         }
         if (e.value2 == model::Event::kMutex || e.value2 == model::Event::kRwLock) {
-            for (uint64_t key : {e.addr, e.addr + 1}) {
-                if (key != e.addr && e.value2 != model::Event::kRwLock) break;
-                Clock& l = locks_[key];
-                if (undo_) {
-                    log_.push_back({Undo::Kind::LockClock, 0, 0, uintptr_t(&l)});
-                    saved_.push_back(l);
-                }
-                if (l.size() < c.size()) l.resize(c.size(), 0);
-                for (size_t i = 0; i < c.size(); ++i) l[i] = std::max(l[i], c[i]);
-            }
+            accumulate(locks_[e.addr]);
+            if (e.value2 == model::Event::kRwLock) accumulate(locks_[e.addr + 1]); // the readers' releases
             return false;
         }
         // Round 0's entry made first (empty: as absent), so that the loop logs it and a rollback empties it again.
         barrierRounds_.try_emplace({e.addr, 0});
         for (auto it = barrierRounds_.lower_bound({e.addr, 0}); it != barrierRounds_.end() && it->first.first == e.addr;
-             ++it) {
-            if (undo_) {
-                log_.push_back({Undo::Kind::LockClock, 0, 0, uintptr_t(&it->second)});
-                saved_.push_back(std::move(it->second));
-            }
-            it->second = c;
-        }
+             ++it)
+            replace(it->second);
         return false;
     case EventKind::ThreadCreate: {
         Clock parent = c;

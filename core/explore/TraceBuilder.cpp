@@ -33,6 +33,16 @@ void appendInt(std::string& out, int64_t v) {
     out.append(buf, r.ptr);
 }
 
+// A SyncInit's name in a trace: the function's (one event kind for the four objects).
+const char* syncInitName(const Event& e) {
+    switch (e.value2) {
+    case model::Event::kRwLock: return "rwlock_init";
+    case model::Event::kBarrier: return "barrier_init";
+    case model::Event::kMutex: return "mutex_init";
+    default: return "sem_init";
+    }
+}
+
 // The event's label ("W x = 1") into `out`, built in place from its parts: a counterexample is built once per
 // distinct error, and on a small exploration that is a good part of the run (bench/README.md), where a chain of `+`
 // or std::to_string made a temporary string per part. `v` names e.addr (the caller has it already).
@@ -84,12 +94,9 @@ void describeEventInto(std::string& out, const exec::Executor& ex, const Event& 
     case EventKind::RwUnlock: out.append(e.value2 ? "unlock (write) " : "unlock (read) ").append(v); return;
     case EventKind::Fence: out.append("fence"); return;
     case EventKind::SyncInit:
-        if (e.value2 == model::Event::kRwLock || e.value2 == model::Event::kMutex) {
-            out.append(e.value2 == model::Event::kMutex ? "mutex_init " : "rwlock_init ").append(v);
-            return;
-        }
-        out.append(e.value2 == model::Event::kBarrier ? "barrier_init " : "sem_init ").append(v).append(" = ");
-        appendInt(out, int64_t(e.value));
+        out.append(syncInitName(e)).append(" ").append(v);
+        if (e.value2 == model::Event::kSemaphore || e.value2 == model::Event::kBarrier)
+            out.append(" = "), appendInt(out, int64_t(e.value)); // the count, the size
         return;
     }
     out.append(model::eventKindName(e.kind));
@@ -180,11 +187,7 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         s.thread = e.tid;
         prog.sourceLocationInto(e.loc, s.location);
         s.operation = model::eventKindName(e.kind);
-        if (e.kind == EventKind::SyncInit) // the function's name: one event kind for the three objects
-            s.operation = e.value2 == model::Event::kRwLock    ? "rwlock_init"
-                          : e.value2 == model::Event::kBarrier ? "barrier_init"
-                          : e.value2 == model::Event::kMutex   ? "mutex_init"
-                                                               : "sem_init";
+        if (e.kind == EventKind::SyncInit) s.operation = syncInitName(e);
         // Computed once per step (the step and its graph node both show it), and only for an event on an object
         // (a create, join, exit or nondet names none): describing an address is a good part of a step's cost.
         if (e.isMemory() || e.isMutexOp() || e.isSyncObjectOp() || e.isMutexInit() ||
