@@ -70,6 +70,7 @@ void Executor::copyStateFrom(const Executor& o) {
         canonicalIds_ = o.canonicalIds_;
     created_ = o.created_;
     liveThreads_ = o.liveThreads_;
+    stateChanged();
 }
 
 size_t Executor::stateBytes() const {
@@ -192,11 +193,16 @@ void Executor::reset() {
         args[1] = memory_.allocate(0, 8, ObjectKind::Argv, false, 0);
     }
     if (pushFrame(0, program_.mainFunction, args, mainFn.numParams, program::kNoReg, 0, mainFn.atomicSection)) run(0);
+    stateChanged();
     updateStatus();
 }
 
 const ThreadView& Executor::thread(ThreadId t) const {
-    const_cast<Executor*>(this)->refreshView(t);
+    if (t >= viewStamp_.size()) viewStamp_.resize(threads_.size(), 0);
+    if (viewStamp_[t] != viewGen_) {
+        const_cast<Executor*>(this)->refreshView(t);
+        viewStamp_[t] = viewGen_;
+    }
     return views_[t];
 }
 
@@ -344,6 +350,7 @@ const Event& Executor::step(ThreadId t, uint32_t choice) {
         bound(t, "event bound: thread " + std::to_string(t) + " executed " + std::to_string(th.events) +
                      " visible events in one execution (--max-events)");
     else if (alive && continueThread) run(t);
+    stateChanged(); // before updateStatus: the views it computes are the new state's
     updateStatus();
     return trace_.back();
 }

@@ -550,12 +550,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         placeAnchors_.insert(placeAnchors_.end(), anchors.begin(), anchors.end());
     };
     // In the history of every placement: [pt(e)] and its base causes' histories.
-    auto forced = [&](const UEvent* child) {
-        if (es_.leq(child, e->pt)) return true;
-        for (uint32_t i = 0; i < e->baseCauses; ++i)
-            if (es_.leq(child, e->causes[i])) return true;
-        return false;
-    };
+    auto forced = [&](const UEvent* child) { return isForced(*e, child); };
     // A compare-exchange placed before writes of its word reads each earlier one: there it fails (a read of that
     // write) or not (a write after it, with the readers' choices of any write).
     const bool cas = casByOutcome(*e);
@@ -587,8 +582,12 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         if (e->label.kind == EventKind::CondWait && res.kind() == ResKind::Mutex) continue;
         bool isWrite = a.mode == Mode::Write || cas;
         bool acquires = res.kind() == ResKind::Mutex && e->label.kind == EventKind::Lock;
+        const bool waits = e->label.kind == EventKind::SemWait && !e->section;
         auto place = [&](UEvent* after, bool same) {
             if (acquires && !mutexFreeAfter(after)) return;
+            // A wait where no prefix of the posts can give it a unit: makeEvent would refuse every option, after
+            // building each (semaphore_buffer: at their own places, three waits without the post they took).
+            if (waits && !semWaitCanFollow(*e, res, after, same)) return;
             if (e->label.kind == EventKind::CondSignal && !same) {
                 // Which waiter a signal wakes is its outcome: one event per waiter present at that point.
                 uint32_t n = std::max<uint32_t>(1, waitersAt(res, after));

@@ -74,7 +74,8 @@ void QporExplorer::resetExecution(bool executorFresh) {
     // The creates (and an exit) main starts with: the same at every reset (autoSteps).
     rootSteps_.clear();
     autoSteps(rootSteps_, nullptr);
-    if (!rootSteps_.empty()) rootSnapshot_ = {ex_.clone(), createOf_, wakers_, joinedSince_, true};
+    if (rootStepsRun_ && !rootSteps_.empty()) rootSnapshot_ = {ex_.clone(), createOf_, wakers_, joinedSince_, true};
+    rootStepsRun_ = true;
 }
 
 // A join is independent of every action but the joined thread's, which all precede it: it commutes with everything

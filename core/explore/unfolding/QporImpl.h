@@ -253,8 +253,11 @@ private:
     };
     std::vector<Snapshot> snapshots_;
     // The state after the root's auto steps, when there are any (main's first creates): a reset then copies it
-    // instead of running main to them again and creating each thread (lastwriter: six creates per replay).
+    // instead of running main to them again and creating each thread (lastwriter: six creates per replay). Taken
+    // at the second reset, not the first: an exploration of one execution never restores it, and the copy was 2 %
+    // of semaphore_buffer's (bench/README.md, thirtieth session).
     Snapshot rootSnapshot_;
+    bool rootStepsRun_ = false; // a reset ran the root's auto steps already
     uint64_t placementsReused_ = 0; // executed events whose earlier placements were already in U (UEvent::placed)
     uint64_t snapshotsTaken_ = 0, snapshotsRestored_ = 0, replayedSteps_ = 0;
     void maybeSnapshot();
@@ -420,6 +423,18 @@ private:
     // changed its word. And a thread's wait or lock at C, blocked there, placed earlier.
     bool syncEnabledAt(const UEvent& like, const EventSpec& spec, std::span<UEvent* const> preds);
     int64_t syncCountAt(const Resource& res, uint64_t addr, std::span<UEvent* const> preds);
+    // Whether a wait `e` placed right after the write `after` of the semaphore's word can be enabled at all: the
+    // count at the largest history such a placement has (every post of C that reads `after`) is above 0 — above 1
+    // at e's own place (`same`), where the placements left are those without some post e's history holds.
+    bool semWaitCanFollow(const UEvent& e, const Resource& res, UEvent* after, bool same);
+    // x is in the history of every placement of e's action: in [pt(e)] or in a base cause's history.
+    bool isForced(const UEvent& e, const UEvent* x) const {
+        if (es_.leq(x, e.pt)) return true;
+        for (uint32_t i = 0; i < e.baseCauses; ++i)
+            if (es_.leq(x, e.causes[i])) return true;
+        return false;
+    }
+    std::vector<UEvent*> semPreds_; // its buffer
     void blockedSyncPlacements(ThreadId t, const model::Event& pending);
     // The event thread t's pending operation would be after pt and `causes` (a blocked one's): a description for the
     // placement walks, never registered. Its accesses have no parents yet.

@@ -85,6 +85,24 @@ int64_t QporExplorer::syncCountAt(const Resource& res, uint64_t addr, std::span<
     return count;
 }
 
+bool QporExplorer::semWaitCanFollow(const UEvent& e, const Resource& res, UEvent* after, bool same) {
+    // Every placement of e after `after` has a history within [pt(e)] ∪ its base causes ∪ [after] ∪ the posts of C
+    // that read `after` (with their histories): the anchors and the optional readers makeEvent adds are among those
+    // posts. Those histories hold no other operation of the word — a post that reads `after` precedes the write
+    // after it, and a write below `after` is in [after] — so growing a history within that largest one adds posts
+    // only (a reader that is a section sets unsupported_ at any history), and the count there bounds every
+    // placement's. At e's own place, the walk offers only histories that leave out at least one of those posts
+    // (the one with all of them is e's), so the bound is one less.
+    std::vector<UEvent*>& preds = semPreds_;
+    preds.clear();
+    if (e.pt) preds.push_back(e.pt);
+    for (uint32_t i = 0; i < e.baseCauses; ++i) preds.push_back(e.causes[i]);
+    if (after) preds.push_back(after);
+    for (UEvent* r : F_.readsOf(res))
+        if (r->access(res)->parent == after) preds.push_back(r);
+    return syncCountAt(res, e.label.addr, preds) > (same ? 1 : 0);
+}
+
 // A thread blocked at C on a semaphore whose count is 0, or on a lock held by others, has no event, but its wait
 // (lock) placed before the waits and tries that took the units (the locks that hold it) is a conflicting extension
 // of C — the counterpart of a blocked mutex acquire. It is the walk of an executed operation (earlierPlacements) from
@@ -112,6 +130,11 @@ void QporExplorer::blockedSyncPlacements(ThreadId t, const model::Event& pending
     a.parent = F_.treeMax(a.res);
     w.valid = true, w.pt = pt, w.causes = like.causes, w.mutex = pending.addr, w.top = a.parent, w.word = a.res;
     w.reads = F_.readsOf(a.res);
+    // A wait whose semaphore's every wait and try in C is in its history already (the word's last write is, or
+    // there is none) has no placement: each one's history then holds every operation of C on the word but some
+    // posts, and the count at C is 0 (it is blocked). semaphore_buffer's consumer, blocked on `full` before the
+    // producer's post, is this case at three of its configurations (bench/README.md, thirtieth session).
+    if (pending.kind == EventKind::SemWait && (!a.parent || isForced(like, a.parent))) return;
     earlierPlacements(&like);
 }
 
