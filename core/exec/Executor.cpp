@@ -197,12 +197,16 @@ void Executor::reset() {
     updateStatus();
 }
 
-const ThreadView& Executor::thread(ThreadId t) const {
-    if (t >= viewStamp_.size()) viewStamp_.resize(threads_.size(), 0);
-    if (viewStamp_[t] != viewGen_) {
-        const_cast<Executor*>(this)->refreshView(t);
-        viewStamp_[t] = viewGen_;
-    }
+bool Executor::enabled(ThreadId t) const {
+    if (status_ == ExecStatus::Unsupported) return false;
+    if (exclusive_ != model::kNoThread && exclusive_ != t) return false;
+    return thread(t).state == ThreadState::Ready && threads_[t]->hasPending;
+}
+
+const ThreadView& Executor::refreshedView(ThreadId t) const {
+    if (t >= viewStamp_.size()) viewStamp_.resize(std::max<size_t>(threads_.size(), 8), 0);
+    const_cast<Executor*>(this)->refreshView(t);
+    viewStamp_[t] = viewGen_;
     return views_[t];
 }
 
@@ -278,11 +282,6 @@ void Executor::refreshView(ThreadId t) {
     }
 }
 
-bool Executor::enabled(ThreadId t) const {
-    if (status_ == ExecStatus::Unsupported) return false;
-    if (exclusive_ != model::kNoThread && exclusive_ != t) return false;
-    return thread(t).state == ThreadState::Ready && threads_[t]->hasPending;
-}
 
 void Executor::setPending(ThreadId t, const Event& ev, uint32_t choices) {
     Thread& th = *threads_[t];

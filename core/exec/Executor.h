@@ -133,7 +133,12 @@ public:
 
     ExecStatus status() const { return status_; }
     size_t numThreads() const { return threads_.size(); }
-    const ThreadView& thread(ThreadId t) const;
+    // Inline, as the explorers ask for every thread's view several times between two steps (see viewGen_).
+    const ThreadView& thread(ThreadId t) const {
+        if (t < viewStamp_.size() && viewStamp_[t] == viewGen_) [[likely]]
+            return views_[t];
+        return refreshedView(t);
+    }
     bool enabled(ThreadId t) const;
     // Thread t was stopped by a cut (a failed assume, abort, a spin iteration that changes nothing), not by an
     // error or a bound.
@@ -364,6 +369,7 @@ private:
     uint64_t viewGen_ = 1;                        // bumped by every change of the state
     mutable std::vector<uint64_t> viewStamp_;     // by thread: the viewGen_ its view was computed at (0: never)
     void stateChanged() { ++viewGen_; }
+    const ThreadView& refreshedView(ThreadId t) const; // thread()'s slow path: refreshes t's view and stamps it
     void wakeJoiners(ThreadId finished);
 };
 
