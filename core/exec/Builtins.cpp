@@ -289,11 +289,22 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
             failAccess(t, e, A(0), 1);
             return false;
         }
-        auto it = mutexes_.find(A(0));
-        if (b == Builtin::MutexDestroy && it != mutexes_.end() && it->second.owner != model::kNoThread) {
-            fail(t, report::ErrorKind::PthreadMisuse, "pthread_mutex_destroy of a locked mutex `" + memory_.describe(A(0)) + "`");
-            return false;
+        if (b == Builtin::MutexDestroy) {
+            // While another thread may still run, its locks may come before or after this, as for an init: an event,
+            // performed by destroyMutex. Not once the caller has joined every other thread (main's destroys at its
+            // end, the common case): none can touch the mutex then — a rule of the caller's own history, so that
+            // whether the destroy is an event never depends on another thread's progress (the explorers' traces
+            // would then tell apart two orders of independent events).
+            if (!othersJoinedBy(t)) {
+                Event ev;
+                ev.kind = EventKind::SyncDestroy;
+                ev.addr = A(0);
+                ev.value2 = Event::kMutex;
+                return pending(ev);
+            }
+            return destroyMutex(t, A(0)) && done(0);
         }
+        auto it = mutexes_.find(A(0));
         uint32_t kind = kMutexNormal;
         if (b == Builtin::MutexInit) { // the attribute's type (normal without one), for the mutex's type field
             if (in.imm & program::kC11Call) { // mtx_init(m, type): mtx_plain 0, mtx_recursive 1, mtx_timed 2
@@ -317,8 +328,8 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
                 return pending(ev);
             }
         }
-        if (it != mutexes_.end()) mutexes_.erase(it);
-        if (b == Builtin::MutexInit) initMutex(A(0), kind);
+        if (it != mutexes_.end()) mutexes_.erase(it); // (a destroyed one is a mutex again)
+        initMutex(A(0), kind);
         return done(0);
     }
     case Builtin::MutexLock:
@@ -677,9 +688,11 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         return finish(0);
     }
     case Builtin::MutexLock:
+        if (!usableMutex(t, A(0), "pthread_mutex_lock")) return;
         mutexes_[A(0)].owner = t;
         return finish(0);
     case Builtin::MutexTrylock: {
+        if (!usableMutex(t, A(0), "pthread_mutex_trylock")) return;
         MutexState& m = mutexes_[A(0)];
         if (m.owner == model::kNoThread) {
             m.owner = t;
@@ -692,6 +705,7 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         return finish(takenAnswer(in));
     }
     case Builtin::MutexUnlock: {
+        if (!usableMutex(t, A(0), "pthread_mutex_unlock")) return;
         auto it = mutexes_.find(A(0));
         if (it == mutexes_.end() || it->second.owner != t) {
             std::string who = it == mutexes_.end() || it->second.owner == model::kNoThread
@@ -702,6 +716,9 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         it->second.owner = model::kNoThread;
         return finish(0);
     }
+    case Builtin::MutexDestroy: // late: an event (callBuiltin)
+        if (!destroyMutex(t, A(0))) return;
+        return finish(0);
     case Builtin::MutexInit: { // late: an event (callBuiltin)
         auto it = mutexes_.find(A(0));
         if (it != mutexes_.end() && it->second.owner != model::kNoThread) { // undefined (POSIX): reported

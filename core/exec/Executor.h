@@ -258,6 +258,7 @@ private:
     struct MutexState {
         ThreadId owner = model::kNoThread;
         uint32_t relocks = 0; // a recursive mutex: the owner's locks beyond the first (Builtins.cpp, mutexType)
+        bool destroyed = false; // by pthread_mutex_destroy, until an init: using it is a misuse (POSIX: undefined)
     };
 
     // The execution state below is copied in two places that must stay in step: the clone constructor and
@@ -306,6 +307,10 @@ private:
     void performSyncBuiltin(ThreadId t, const program::Instr& in, Event& ev);
     void initSyncObject(program::Builtin b, uint64_t addr, uint64_t value);
     void initMutex(uint64_t addr, uint32_t kind);
+    bool destroyMutex(ThreadId t, uint64_t addr);
+    // Every thread but t that exists has been joined by t (threads created by those were too, or exist unjoined).
+    bool othersJoinedBy(ThreadId t) const;
+    bool usableMutex(ThreadId t, uint64_t addr, const char* op);
     // The 32-bit fields of a semaphore or barrier, kept in its own bytes: a semaphore's count at offset 0 (where
     // glibc keeps it); a barrier's size at 0, the arrivals of its current round at 4, the round at 8. False when the
     // bytes are not accessible (the operation reports the access error).

@@ -318,4 +318,37 @@ void Executor::performSyncBuiltin(ThreadId t, const Instr& in, Event& ev) {
     }
 }
 
+// A mutex's end (Builtins.cpp has its operations).
+
+// pthread_mutex_destroy: the mutex is no mutex until an init; using it until then is a misuse, and so is destroying
+// a locked one or one destroyed already (POSIX leaves all three undefined). False when it failed the thread.
+bool Executor::destroyMutex(ThreadId t, uint64_t addr) {
+    auto it = mutexes_.find(addr);
+    const char* why = it == mutexes_.end()               ? nullptr
+                      : it->second.owner != model::kNoThread ? "a locked mutex"
+                      : it->second.destroyed                ? "a mutex destroyed already"
+                                                            : nullptr;
+    if (why) {
+        fail(t, report::ErrorKind::PthreadMisuse,
+             std::string("pthread_mutex_destroy of ") + why + " `" + memory_.describe(addr) + "`");
+        return false;
+    }
+    mutexes_[addr] = MutexState{model::kNoThread, 0, true};
+    return true;
+}
+
+bool Executor::othersJoinedBy(ThreadId t) const {
+    for (ThreadId x = 0; x < threads_.size(); ++x)
+        if (x != t && !threads_[x]->absent && !(threads_[x]->joined && threads_[x]->firstJoiner == t)) return false;
+    return true;
+}
+
+// A lock, trylock or unlock of a destroyed mutex (destroyMutex): a misuse. False when it failed the thread.
+bool Executor::usableMutex(ThreadId t, uint64_t addr, const char* op) {
+    auto it = mutexes_.find(addr);
+    if (it == mutexes_.end() || !it->second.destroyed) return true;
+    fail(t, report::ErrorKind::PthreadMisuse, std::string(op) + " of a destroyed mutex `" + memory_.describe(addr) + "`");
+    return false;
+}
+
 } // namespace skein::exec

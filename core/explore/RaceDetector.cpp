@@ -243,6 +243,8 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
              ++it)
             replace(it->second);
         return false;
+    // A mutex's destruction orders nothing: a lock after it is a misuse that stops its thread.
+    case EventKind::SyncDestroy: return false;
     case EventKind::ThreadCreate: {
         Clock parent = c;
         Clock& child = clock(model::ThreadId(e.value));

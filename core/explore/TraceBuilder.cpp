@@ -93,6 +93,7 @@ void describeEventInto(std::string& out, const exec::Executor& ex, const Event& 
         return;
     case EventKind::RwUnlock: out.append(e.value2 ? "unlock (write) " : "unlock (read) ").append(v); return;
     case EventKind::Fence: out.append("fence"); return;
+    case EventKind::SyncDestroy: out.append("mutex_destroy ").append(v); return;
     case EventKind::SyncInit:
         out.append(syncInitName(e)).append(" ").append(v);
         if (e.value2 == model::Event::kSemaphore || e.value2 == model::Event::kBarrier)
@@ -188,9 +189,10 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         prog.sourceLocationInto(e.loc, s.location);
         s.operation = model::eventKindName(e.kind);
         if (e.kind == EventKind::SyncInit) s.operation = syncInitName(e);
+        if (e.kind == EventKind::SyncDestroy) s.operation = "mutex_destroy";
         // Computed once per step (the step and its graph node both show it), and only for an event on an object
         // (a create, join, exit or nondet names none): describing an address is a good part of a step's cost.
-        if (e.isMemory() || e.isMutexOp() || e.isSyncObjectOp() || e.isMutexInit() ||
+        if (e.isMemory() || e.isMutexOp() || e.isSyncObjectOp() || e.isMutexLifecycle() ||
             e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
             s.variable = names.of(e.addr);
         if (e.kind == EventKind::Read || e.kind == EventKind::Write || e.kind == EventKind::Rmw || e.kind == EventKind::Nondet)

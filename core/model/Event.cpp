@@ -41,16 +41,18 @@ bool dependent(const Event& a, const Event& b) {
         return false;
     }
     if (a.isMemory() || b.isMemory()) return false;
-    // An initialisation sets its object's whole state: it conflicts with every operation on the object (a mutex's:
-    // its locks and unlocks, the waits that release it, its other initialisations).
+    // An initialisation sets its object's whole state, a destruction ends it: either conflicts with every operation
+    // on the object (a mutex's: its locks and unlocks, the waits that release it, its other inits and destroys).
+    if (a.isMutexLifecycle() || b.isMutexLifecycle()) {
+        const Event& life = a.isMutexLifecycle() ? a : b;
+        const Event& other = &life == &a ? b : a;
+        if (other.isMutexLifecycle()) return other.addr == life.addr;
+        const bool releases = other.kind == EventKind::CondWait && other.addr2 == life.addr; // the wait's mutex
+        return other.isMutexOp() && (other.addr == life.addr || releases);
+    }
     if (a.kind == EventKind::SyncInit || b.kind == EventKind::SyncInit) {
         const Event& init = a.kind == EventKind::SyncInit ? a : b;
         const Event& other = &init == &a ? b : a;
-        if (init.isMutexInit()) {
-            if (other.isMutexInit()) return other.addr == init.addr;
-            const bool releases = other.kind == EventKind::CondWait && other.addr2 == init.addr; // the wait's mutex
-            return other.isMutexOp() && (other.addr == init.addr || releases);
-        }
         return other.isSyncObjectOp() && other.addr == init.addr;
     }
     // Operations on one semaphore: a wait or trywait may disable or fail another, a post enables one; two posts

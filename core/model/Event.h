@@ -89,6 +89,9 @@ struct Event {
         return isSemaphoreOp() || isRwLockOp() || isBarrierOp() || (kind == EventKind::SyncInit && value2 != kMutex);
     }
     bool isMutexInit() const { return kind == EventKind::SyncInit && value2 == kMutex; }
+    bool isMutexDestroy() const { return kind == EventKind::SyncDestroy && value2 == kMutex; }
+    // A mutex's initialisation or destruction once other threads exist: it sets or ends the mutex's whole state.
+    bool isMutexLifecycle() const { return isMutexInit() || isMutexDestroy(); }
 
 private:
     // [lo, hi) widened to its whole object (the address with its offset bits cleared: kObjectShift).

@@ -210,6 +210,13 @@ TEST(Differential, QporModesAgreeWithDfsWithMutexesInitialisedLate) {
     qporAgreesWithDfs({.condVars = true, .lateInit = true}, 300);
 }
 
+// Mutexes destroyed by main while workers may still use them, or at its end (GeneratorFlags::lateDestroy): the
+// destruction is a node of the mutex's tree, after which a lock is enabled and fails as a misuse — beside
+// condition variables, trylocks and late initialisations.
+TEST(Differential, QporModesAgreeWithDfsWithMutexesDestroyedLate) {
+    qporAgreesWithDfs({.condVars = true, .lateInit = true, .lateDestroy = true}, 300);
+}
+
 // POSIX semaphores (GeneratorFlags::semaphores; core/explore/unfolding/DESIGN.md, "Semaphores"): posts commute as
 // reads of the count's word, a wait is placed only where the count its history leaves is above 0, and a thread
 // blocked on a wait has its wait placed before the waits and tries that took the units — beside mutexes, trylocks

@@ -69,6 +69,13 @@ inline const report::ErrorReport* expectRaceBetween(const report::CheckResult& r
 }
 
 // The first reported error of the given kind, or null.
+// The operations of an error's trace steps, in order ("create", "lock", "sem_init", ..., "error").
+inline std::vector<std::string> operations(const report::ErrorReport& e) {
+    std::vector<std::string> out;
+    for (const auto& s : e.trace) out.push_back(s.operation);
+    return out;
+}
+
 inline const report::ErrorReport* findError(const report::CheckResult& r, ErrorKind k) {
     for (const auto& e : r.errors)
         if (e.kind == k) return &e;

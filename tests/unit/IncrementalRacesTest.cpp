@@ -93,12 +93,13 @@ TEST(IncrementalRaces, SameErrorsWithConditionVariablesHeapAndMixedSizes) {
 
 // With semaphores and a barrier initialised after the first worker was created: a late initialisation replaces
 // the clocks its object's operations released (RaceDetector::onEvent, SyncInit), and a rollback past it must restore
-// them.
+// them. Mutexes destroyed while workers run are in them too (SyncDestroy orders nothing).
 TEST(IncrementalRaces, SameErrorsWithLateInitialisations) {
     skein::testing::GeneratorFlags flags;
     flags.semaphores = true;
     flags.barriers = true;
     flags.lateInit = true;
+    flags.lateDestroy = true;
     incrementalAgreesWithFromStart(flags, 100);
 }
 

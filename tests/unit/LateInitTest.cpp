@@ -11,13 +11,6 @@ using namespace skein::test;
 
 namespace {
 
-// The steps' operations of an error's trace, in order.
-std::vector<std::string> operations(const skein::report::ErrorReport& e) {
-    std::vector<std::string> out;
-    for (const auto& s : e.trace) out.push_back(s.operation);
-    return out;
-}
-
 // main creates a worker that posts, then initialises the semaphore to 0 and waits on it (the corpus program, whose
 // header derives the counts): the post before the initialisation loses its unit and the wait blocks for good; 2
 // Mazurkiewicz traces, one complete, one blocked. -DFIXED initialises it before the create.

@@ -115,7 +115,8 @@ void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out)
     // A mutex's initialisation once other threads exist: a node of its tree, after which it is free
     // (mutexFreeAfter). The other objects' are handed to dfs before they get here (Executor::kSyncInitLate).
     case EventKind::SyncInit:
-        if (l.isMutexInit()) push({l.addr, ResKind::Mutex}, Mode::Sync);
+    case EventKind::SyncDestroy: // ... and its destruction: the mutex is free after it (a lock there is a misuse)
+        if (l.isMutexLifecycle()) push({l.addr, ResKind::Mutex}, Mode::Sync);
         break;
     case EventKind::CondWait: // two resources of different kinds: never the same
         push({l.addr, ResKind::Cond}, Mode::Sync);

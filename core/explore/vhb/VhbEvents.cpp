@@ -253,6 +253,9 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
         // that stops its thread, which a class's values do not tell (its realisation would not replay).
         setLimit(e.isMutexInit() ? "a mutex initialised once other threads exist" : kSyncObjectsLimit);
         return std::nullopt;
+    case EventKind::SyncDestroy: // as a late init: a misuse where the mutex is held, and every use after it
+        setLimit("a mutex destroyed once other threads exist");
+        return std::nullopt;
     case EventKind::ThreadCreate:
         s.op = Op::Create;
         s.other = uint32_t(e.value);

@@ -1,0 +1,150 @@
+// pthread_mutex_destroy (Events.def, SyncDestroy): while another thread may still run — one the caller has not
+// joined — a destroy is an event, dependent with every operation on the mutex, so that the explorers order it with
+// the other threads' locks and unlocks. Destroying a locked mutex, destroying one twice and locking, trying or
+// unlocking a destroyed one are misuses (POSIX leaves them undefined); an init makes it a mutex again. Before, the
+// destroy ran inside its thread's step: a worker's lock was never placed after it, and a program that destroys a
+// mutex its worker still locks was called safe.
+#include <gtest/gtest.h>
+
+#include "tests/unit/ExecTestUtil.h"
+
+using namespace skein::test;
+
+namespace {
+
+// The error of kind pthread_misuse at `line`.
+const skein::report::ErrorReport* misuseAt(const skein::report::CheckResult& r, uint32_t line) {
+    for (const auto& e : r.errors)
+        if (e.kind == ErrorKind::PthreadMisuse && e.location.line == line) return &e;
+    ADD_FAILURE() << "no misuse at line " << line;
+    return nullptr;
+}
+
+// main destroys the mutex without joining the worker first. Hand-derived: the destroy is dependent with the worker's
+// lock and unlock (and nothing else of the worker's is), so its place among them makes the traces: before the lock
+// (the lock fails: a misuse that stops the worker), between the lock and the unlock (the destroy of a locked mutex
+// fails: a misuse that stops main), after the unlock (no error): 3 traces. -DJOINED joins first: the destroy is
+// no event then (every other thread is joined by main), 1 trace, safe.
+const char* const kDestroyBeforeJoin = R"(
+    #include <pthread.h>
+    pthread_mutex_t m;
+    int x;
+    void *worker(void *a) {
+        (void)a;
+        pthread_mutex_lock(&m); // L:lock
+        x++;
+        pthread_mutex_unlock(&m);
+        return 0;
+    }
+    int main(void) {
+        pthread_t t;
+        pthread_mutex_init(&m, 0);
+        pthread_create(&t, 0, worker, 0);
+    #ifdef JOINED
+        pthread_join(t, 0);
+    #endif
+        pthread_mutex_destroy(&m); // L:destroy
+    #ifndef JOINED
+        pthread_join(t, 0);
+    #endif
+        return 0;
+    })";
+
+TEST(MutexDestroy, DestroyBeforeTheJoinIsOrderedWithTheWorkersLockAndUnlock) {
+    const auto r = checkSource(kDestroyBeforeJoin);
+    EXPECT_EQ(r.verdict, Verdict::Error);
+    const auto* useAfter = misuseAt(r, lineOf(kDestroyBeforeJoin, "L:lock"));
+    ASSERT_NE(useAfter, nullptr);
+    EXPECT_EQ(useAfter->message, "pthread_mutex_lock of a destroyed mutex `m`");
+    // Its counterexample: main's create, its destroy, then the worker's lock fails.
+    EXPECT_EQ(operations(*useAfter), (std::vector<std::string>{"create", "mutex_destroy", "error"}));
+    const auto* whileHeld = misuseAt(r, lineOf(kDestroyBeforeJoin, "L:destroy"));
+    ASSERT_NE(whileHeld, nullptr);
+    EXPECT_EQ(whileHeld->message, "pthread_mutex_destroy of a locked mutex `m`");
+    EXPECT_EQ(operations(*whileHeld), (std::vector<std::string>{"create", "lock", "error"}));
+    EXPECT_EQ(r.errors.size(), 2u);
+    ASSERT_TRUE(r.stats.mazurkiewiczTraces);
+    EXPECT_EQ(*r.stats.mazurkiewiczTraces, 3u);
+    // qpor explores the destroy as a node of the mutex's tree, free after it: one execution per trace.
+    for (const char* alt : {"optimal", "k1", "sdpor"}) {
+        SCOPED_TRACE(alt);
+        Options o = withAlgorithm("qpor");
+        o.explore.alt = alt;
+        const auto q = checkSource(kDestroyBeforeJoin, o);
+        EXPECT_EQ(q.algorithm, "qpor");
+        EXPECT_EQ(errorKinds(q), errorKinds(r));
+        EXPECT_EQ(q.errors.size(), 2u);
+        EXPECT_EQ(q.stats.executions, 3u);
+        EXPECT_EQ(q.stats.ssb, 0u);
+    }
+    // vhb stops with its limit and hands the program to dfs.
+    const auto v = checkSource(kDestroyBeforeJoin, withAlgorithm("vhb"));
+    EXPECT_EQ(v.algorithm, "dfs");
+    ASSERT_EQ(v.notes.size(), 1u);
+    EXPECT_NE(v.notes[0].find("mutex destroyed once other threads exist"), std::string::npos) << v.notes[0];
+    EXPECT_EQ(errorKinds(v), errorKinds(r));
+}
+
+TEST(MutexDestroy, DestroyAfterJoiningEveryWorkerIsNoEvent) {
+    Options o;
+    o.flags = {"-DJOINED"};
+    const auto r = checkSource(kDestroyBeforeJoin, o);
+    expectCompleteExploration(r, Verdict::Safe, {}, 1, 1);
+    ASSERT_TRUE(r.stats.mazurkiewiczTraces);
+    EXPECT_EQ(*r.stats.mazurkiewiczTraces, 1u);
+    // The same events as without the destroy.
+    std::string without = kDestroyBeforeJoin;
+    without.replace(without.find("pthread_mutex_destroy(&m);"), std::string("pthread_mutex_destroy(&m);").size(), "");
+    EXPECT_EQ(r.stats.events, checkSource(without, o).stats.events);
+    // vhb explores it itself (no event it hands over).
+    const auto v = checkSource(kDestroyBeforeJoin, [&] {
+        Options w = withAlgorithm("vhb");
+        w.flags = {"-DJOINED"};
+        return w;
+    }());
+    EXPECT_EQ(v.algorithm, "vhb");
+    EXPECT_EQ(v.verdict, Verdict::Safe);
+}
+
+TEST(MutexDestroy, UsesOfADestroyedMutexAreMisusesUntilAnInit) {
+    // One thread: the destroy is a step, and what follows it is checked all the same.
+    const char* const src = R"(
+        #include <pthread.h>
+        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+        int main(void) {
+            pthread_mutex_destroy(&m);
+        #if defined(LOCK)
+            pthread_mutex_lock(&m); // L:LOCK
+        #elif defined(TRY)
+            pthread_mutex_trylock(&m); // L:TRY
+        #elif defined(UNLOCK)
+            pthread_mutex_unlock(&m); // L:UNLOCK
+        #elif defined(TWICE)
+            pthread_mutex_destroy(&m); // L:TWICE
+        #else
+            pthread_mutex_init(&m, 0);
+            pthread_mutex_lock(&m);
+            pthread_mutex_unlock(&m);
+        #endif
+            return 0;
+        })";
+    const std::vector<std::pair<std::string, std::string>> uses = {
+        {"LOCK", "pthread_mutex_lock of a destroyed mutex `m`"},
+        {"TRY", "pthread_mutex_trylock of a destroyed mutex `m`"},
+        {"UNLOCK", "pthread_mutex_unlock of a destroyed mutex `m`"},
+        {"TWICE", "pthread_mutex_destroy of a mutex destroyed already `m`"},
+    };
+    for (const auto& [flag, message] : uses) {
+        SCOPED_TRACE(flag);
+        Options o;
+        o.flags = {"-D" + flag};
+        const auto r = checkSource(src, o);
+        const auto* e = expectError(r, ErrorKind::PthreadMisuse, lineOf(src, "L:" + flag));
+        ASSERT_NE(e, nullptr);
+        EXPECT_EQ(e->message, message);
+    }
+    // Initialised again, it is a mutex like any other.
+    expectCompleteExploration(checkSource(src), Verdict::Safe, {}, 1, 1);
+}
+
+} // namespace
