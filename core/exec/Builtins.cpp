@@ -401,8 +401,18 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     case Builtin::RwTryRdLock:
     case Builtin::RwTryWrLock:
     case Builtin::RwUnlock: return callSyncBuiltin(t, in); // SyncBuiltins.cpp
-    case Builtin::CondInit:
-    case Builtin::CondDestroy: return done(0);
+    case Builtin::CondInit: // a destroyed one is a condition variable again
+        std::erase(condsDestroyed_, A(0));
+        return done(0);
+    case Builtin::CondDestroy:
+        if (!othersJoinedBy(t)) { // as a mutex's: an event while another thread may still use it
+            Event ev;
+            ev.kind = EventKind::SyncDestroy;
+            ev.addr = A(0);
+            ev.value2 = Event::kCond;
+            return pending(ev);
+        }
+        return destroyCond(t, A(0)) && done(0);
     case Builtin::CondWait: {
         Event ev;
         if (in.imm & program::kTimedCall) { // a timed wait chooses first: to time out, or to wait (Program.h)
@@ -719,6 +729,9 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
     case Builtin::MutexDestroy: // late: an event (callBuiltin)
         if (!destroyMutex(t, A(0))) return;
         return finish(0);
+    case Builtin::CondDestroy:
+        if (!destroyCond(t, A(0))) return;
+        return finish(0);
     case Builtin::MutexInit: { // late: an event (callBuiltin)
         auto it = mutexes_.find(A(0));
         if (it != mutexes_.end() && it->second.owner != model::kNoThread) { // undefined (POSIX): reported
@@ -749,6 +762,7 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         const char* name = in.imm & program::kC11Call ? (timed ? "cnd_timedwait" : "cnd_wait")
                                                       : (timed ? "pthread_cond_timedwait" : "pthread_cond_wait");
         if (th.phase == 0) {
+            if (!usableCond(t, A(0), name)) return;
             auto it = mutexes_.find(A(1));
             if (it == mutexes_.end() || it->second.owner != t) {
                 fail(t, report::ErrorKind::PthreadMisuse,
@@ -803,6 +817,10 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
     }
     case Builtin::CondSignal:
     case Builtin::CondBroadcast: {
+        const bool c11 = in.imm & program::kC11Call;
+        if (!usableCond(t, A(0), b == Builtin::CondSignal ? (c11 ? "cnd_signal" : "pthread_cond_signal")
+                                                           : (c11 ? "cnd_broadcast" : "pthread_cond_broadcast")))
+            return;
         auto it = condWaiters_.find(A(0));
         ev.value = 0;
         if (it != condWaiters_.end() && !it->second.empty()) {

@@ -28,7 +28,7 @@ Executor::~Executor() = default;
 
 Executor::Executor(const Executor& o, CloneTag)
     : program_(o.program_), opts_(o.opts_), memory_(o.memory_), views_(o.views_), mutexes_(o.mutexes_),
-      condWaiters_(o.condWaiters_), trace_(o.trace_), status_(o.status_), errors_(o.errors_), anyCut_(o.anyCut_),
+      condWaiters_(o.condWaiters_), condsDestroyed_(o.condsDestroyed_), trace_(o.trace_), status_(o.status_), errors_(o.errors_), anyCut_(o.anyCut_),
       anyBound_(o.anyBound_), exitRequested_(o.exitRequested_), twoJoiners_(o.twoJoiners_),
       syncUse_(o.syncUse_),
       boundReason_(o.boundReason_),
@@ -50,6 +50,7 @@ void Executor::copyStateFrom(const Executor& o) {
     views_ = o.views_;
     mutexes_ = o.mutexes_;
     condWaiters_ = o.condWaiters_;
+    condsDestroyed_ = o.condsDestroyed_;
     trace_ = o.trace_;
     status_ = o.status_;
     errors_ = o.errors_;
@@ -171,6 +172,7 @@ void Executor::reset() {
     views_.clear();
     mutexes_.clear();
     condWaiters_.clear();
+    condsDestroyed_.clear();
     trace_.clear();
     status_ = ExecStatus::Running;
     errors_.clear();

@@ -270,6 +270,7 @@ private:
     std::vector<ThreadView> views_;
     std::unordered_map<uint64_t, MutexState> mutexes_;
     std::unordered_map<uint64_t, std::vector<ThreadId>> condWaiters_;
+    std::vector<uint64_t> condsDestroyed_; // by pthread_cond_destroy, until an init: using one is a misuse (few)
     std::vector<Event> trace_;
     ExecStatus status_ = ExecStatus::Running;
     std::vector<ExecError> errors_;
@@ -311,6 +312,8 @@ private:
     // Every thread but t that exists has been joined by t (threads created by those were too, or exist unjoined).
     bool othersJoinedBy(ThreadId t) const;
     bool usableMutex(ThreadId t, uint64_t addr, const char* op);
+    bool destroyCond(ThreadId t, uint64_t addr);
+    bool usableCond(ThreadId t, uint64_t addr, const char* op);
     // The 32-bit fields of a semaphore or barrier, kept in its own bytes: a semaphore's count at offset 0 (where
     // glibc keeps it); a barrier's size at 0, the arrivals of its current round at 4, the round at 8. False when the
     // bytes are not accessible (the operation reports the access error).

@@ -343,6 +343,30 @@ bool Executor::othersJoinedBy(ThreadId t) const {
     return true;
 }
 
+// pthread_cond_destroy: a misuse while threads wait on it or once destroyed already (POSIX: undefined), and a wait,
+// signal or broadcast on it until an init is one too. False when it failed the thread.
+bool Executor::destroyCond(ThreadId t, uint64_t addr) {
+    auto it = condWaiters_.find(addr);
+    const char* why = it != condWaiters_.end() && !it->second.empty() ? "a condition variable threads wait on"
+                      : std::find(condsDestroyed_.begin(), condsDestroyed_.end(), addr) != condsDestroyed_.end()
+                          ? "a condition variable destroyed already"
+                          : nullptr;
+    if (why) {
+        fail(t, report::ErrorKind::PthreadMisuse,
+             std::string("pthread_cond_destroy of ") + why + " `" + memory_.describe(addr) + "`");
+        return false;
+    }
+    condsDestroyed_.push_back(addr);
+    return true;
+}
+
+bool Executor::usableCond(ThreadId t, uint64_t addr, const char* op) {
+    if (std::find(condsDestroyed_.begin(), condsDestroyed_.end(), addr) == condsDestroyed_.end()) return true;
+    fail(t, report::ErrorKind::PthreadMisuse,
+         std::string(op) + " on a destroyed condition variable `" + memory_.describe(addr) + "`");
+    return false;
+}
+
 // A lock, trylock or unlock of a destroyed mutex (destroyMutex): a misuse. False when it failed the thread.
 bool Executor::usableMutex(ThreadId t, uint64_t addr, const char* op) {
     auto it = mutexes_.find(addr);

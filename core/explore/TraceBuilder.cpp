@@ -33,6 +33,9 @@ void appendInt(std::string& out, int64_t v) {
     out.append(buf, r.ptr);
 }
 
+// A SyncDestroy's name in a trace.
+const char* syncDestroyName(const Event& e) { return e.value2 == model::Event::kCond ? "cond_destroy" : "mutex_destroy"; }
+
 // A SyncInit's name in a trace: the function's (one event kind for the four objects).
 const char* syncInitName(const Event& e) {
     switch (e.value2) {
@@ -93,7 +96,7 @@ void describeEventInto(std::string& out, const exec::Executor& ex, const Event& 
         return;
     case EventKind::RwUnlock: out.append(e.value2 ? "unlock (write) " : "unlock (read) ").append(v); return;
     case EventKind::Fence: out.append("fence"); return;
-    case EventKind::SyncDestroy: out.append("mutex_destroy ").append(v); return;
+    case EventKind::SyncDestroy: out.append(syncDestroyName(e)).append(" ").append(v); return;
     case EventKind::SyncInit:
         out.append(syncInitName(e)).append(" ").append(v);
         if (e.value2 == model::Event::kSemaphore || e.value2 == model::Event::kBarrier)
@@ -189,10 +192,10 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         prog.sourceLocationInto(e.loc, s.location);
         s.operation = model::eventKindName(e.kind);
         if (e.kind == EventKind::SyncInit) s.operation = syncInitName(e);
-        if (e.kind == EventKind::SyncDestroy) s.operation = "mutex_destroy";
+        if (e.kind == EventKind::SyncDestroy) s.operation = syncDestroyName(e);
         // Computed once per step (the step and its graph node both show it), and only for an event on an object
         // (a create, join, exit or nondet names none): describing an address is a good part of a step's cost.
-        if (e.isMemory() || e.isMutexOp() || e.isSyncObjectOp() || e.isMutexLifecycle() ||
+        if (e.isMemory() || e.isMutexOp() || e.isSyncObjectOp() || e.isMutexInit() || e.kind == EventKind::SyncDestroy ||
             e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
             s.variable = names.of(e.addr);
         if (e.kind == EventKind::Read || e.kind == EventKind::Write || e.kind == EventKind::Rmw || e.kind == EventKind::Nondet)

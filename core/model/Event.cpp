@@ -50,6 +50,14 @@ bool dependent(const Event& a, const Event& b) {
         const bool releases = other.kind == EventKind::CondWait && other.addr2 == life.addr; // the wait's mutex
         return other.isMutexOp() && (other.addr == life.addr || releases);
     }
+    // A condition variable's destruction: with its waits (one that waits makes it a misuse), signals and broadcasts.
+    if (a.isCondDestroy() || b.isCondDestroy()) {
+        const Event& d = a.isCondDestroy() ? a : b;
+        const Event& other = &d == &a ? b : a;
+        const bool condOp = other.kind == EventKind::CondWait || other.kind == EventKind::CondSignal ||
+                            other.kind == EventKind::CondBroadcast || other.isCondDestroy();
+        return condOp && other.addr == d.addr;
+    }
     if (a.kind == EventKind::SyncInit || b.kind == EventKind::SyncInit) {
         const Event& init = a.kind == EventKind::SyncInit ? a : b;
         const Event& other = &init == &a ? b : a;

@@ -83,7 +83,7 @@ struct Event {
         return kind == EventKind::RwLock || kind == EventKind::RwTryLock || kind == EventKind::RwUnlock;
     }
     // SyncInit's value2: which kind of object it initialises.
-    static constexpr uint64_t kSemaphore = 0, kRwLock = 1, kBarrier = 2, kMutex = 3;
+    static constexpr uint64_t kSemaphore = 0, kRwLock = 1, kBarrier = 2, kMutex = 3, kCond = 4; // (kCond: destroys)
     // An operation on a semaphore, reader-writer lock or barrier, or the initialisation of one.
     bool isSyncObjectOp() const {
         return isSemaphoreOp() || isRwLockOp() || isBarrierOp() || (kind == EventKind::SyncInit && value2 != kMutex);
@@ -92,6 +92,7 @@ struct Event {
     bool isMutexDestroy() const { return kind == EventKind::SyncDestroy && value2 == kMutex; }
     // A mutex's initialisation or destruction once other threads exist: it sets or ends the mutex's whole state.
     bool isMutexLifecycle() const { return isMutexInit() || isMutexDestroy(); }
+    bool isCondDestroy() const { return kind == EventKind::SyncDestroy && value2 == kCond; }
 
 private:
     // [lo, hi) widened to its whole object (the address with its offset bits cleared: kObjectShift).

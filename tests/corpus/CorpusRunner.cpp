@@ -165,7 +165,8 @@ public:
                 << where << ": " << *q->explorerLimit;
             return;
         }
-        // ... nor a mutex initialised or destroyed while other threads may use it (Events.def, SyncInit, SyncDestroy).
+        // ... nor a mutex initialised, or a mutex or condition variable destroyed, while other threads may use it
+        // (Events.def, SyncInit, SyncDestroy).
         if (v->explorerLimit && (v->explorerLimit->find("semaphores") != std::string::npos ||
                                  v->explorerLimit->find("once other threads exist") != std::string::npos))
             return;

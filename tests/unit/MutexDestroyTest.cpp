@@ -1,9 +1,10 @@
-// pthread_mutex_destroy (Events.def, SyncDestroy): while another thread may still run — one the caller has not
-// joined — a destroy is an event, dependent with every operation on the mutex, so that the explorers order it with
-// the other threads' locks and unlocks. Destroying a locked mutex, destroying one twice and locking, trying or
-// unlocking a destroyed one are misuses (POSIX leaves them undefined); an init makes it a mutex again. Before, the
-// destroy ran inside its thread's step: a worker's lock was never placed after it, and a program that destroys a
-// mutex its worker still locks was called safe.
+// pthread_mutex_destroy and pthread_cond_destroy (Events.def, SyncDestroy): while another thread may still run — one
+// the caller has not joined — a destroy is an event, dependent with every operation on the mutex (the condition
+// variable), so that the explorers order it with the other threads' operations. Destroying a locked mutex or one
+// destroyed already, and locking, trying or unlocking a destroyed one, are misuses (POSIX leaves them undefined), as
+// are destroying a condition variable a thread waits on and waiting on or signalling a destroyed one; an init makes
+// either usable again. Before, the destroy ran inside its thread's step: a worker's lock (wait) was never placed after
+// it, and a program that destroys a mutex its worker still locks was called safe.
 #include <gtest/gtest.h>
 
 #include "tests/unit/ExecTestUtil.h"
@@ -145,6 +146,71 @@ TEST(MutexDestroy, UsesOfADestroyedMutexAreMisusesUntilAnInit) {
     }
     // Initialised again, it is a mutex like any other.
     expectCompleteExploration(checkSource(src), Verdict::Safe, {}, 1, 1);
+}
+
+} // namespace
+
+namespace {
+
+// A condition variable destroyed while a worker may wait on it (pthread_cond_destroy, SyncDestroy of kCond): the
+// destroy is ordered with the worker's wait. Where the worker waits, destroying is a misuse (it stops main); where
+// the destroy comes first, the worker's wait is one; main's own signal after its destroy is one in every run it
+// reaches. -DFIXED signals before destroying: no thread is blocked then (the signal woke it), safe.
+const char* const kCondDestroyedEarly = R"(
+    #include <pthread.h>
+    pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+    int ready;
+    void *worker(void *a) {
+        (void)a;
+        pthread_mutex_lock(&m);
+        while (!ready) pthread_cond_wait(&c, &m); // L:wait
+        pthread_mutex_unlock(&m);
+        return 0;
+    }
+    int main(void) {
+        pthread_t t;
+        pthread_create(&t, 0, worker, 0);
+    #ifndef FIXED
+        pthread_cond_destroy(&c); // L:destroy
+    #endif
+        pthread_mutex_lock(&m);
+        ready = 1;
+        pthread_cond_signal(&c); // L:signal
+        pthread_mutex_unlock(&m);
+    #ifdef FIXED
+        pthread_cond_destroy(&c);
+    #endif
+        pthread_join(t, 0);
+        return 0;
+    })";
+
+TEST(CondDestroy, DestroyWhileAWorkerMayWaitIsOrderedWithTheWait) {
+    const auto r = checkSource(kCondDestroyedEarly);
+    EXPECT_EQ(r.verdict, Verdict::Error);
+    const auto* waitedOn = misuseAt(r, lineOf(kCondDestroyedEarly, "L:destroy"));
+    ASSERT_NE(waitedOn, nullptr);
+    EXPECT_EQ(waitedOn->message, "pthread_cond_destroy of a condition variable threads wait on `c`");
+    const auto* waitAfter = misuseAt(r, lineOf(kCondDestroyedEarly, "L:wait"));
+    ASSERT_NE(waitAfter, nullptr);
+    EXPECT_EQ(waitAfter->message, "pthread_cond_wait on a destroyed condition variable `c`");
+    const auto* signalAfter = misuseAt(r, lineOf(kCondDestroyedEarly, "L:signal"));
+    ASSERT_NE(signalAfter, nullptr);
+    EXPECT_EQ(signalAfter->message, "pthread_cond_signal on a destroyed condition variable `c`");
+    const std::vector<std::string> ops = operations(*waitAfter);
+    EXPECT_NE(std::find(ops.begin(), ops.end(), "cond_destroy"), ops.end());
+    ASSERT_TRUE(r.stats.mazurkiewiczTraces);
+    // qpor: the destroy is a node of the condition variable's tree; one execution per trace, the same errors.
+    Options o = withAlgorithm("qpor");
+    const auto q = checkSource(kCondDestroyedEarly, o);
+    EXPECT_EQ(q.algorithm, "qpor");
+    EXPECT_EQ(errorKinds(q), errorKinds(r));
+    EXPECT_EQ(q.errors.size(), r.errors.size());
+    EXPECT_EQ(q.stats.executions + q.stats.blocked, *r.stats.mazurkiewiczTraces);
+    EXPECT_EQ(q.stats.ssb, 0u);
+    Options fixed;
+    fixed.flags = {"-DFIXED"};
+    EXPECT_EQ(checkSource(kCondDestroyedEarly, fixed).verdict, Verdict::Safe);
 }
 
 } // namespace

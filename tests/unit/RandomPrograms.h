@@ -100,9 +100,9 @@ struct GeneratorFlags {
     // mutexTypes: a normal mutex's init leaves it as its static initialiser did), right after creating the first
     // worker, which may already operate on them (a late initialisation is an event: Events.def, SyncInit).
     bool lateInit = false;
-    // Main destroys each mutex: right after creating the first worker (an event, dependent with the workers' locks:
-    // a misuse where it is held, and any use after it is one) or at its end, after its joins (no event when it has
-    // joined every worker: Builtins.cpp, othersJoinedBy).
+    // Main destroys each mutex (and with condVars the condition variable): right after creating the first worker
+    // (an event, dependent with the workers' operations on it: a misuse where it is held or waited on, and any use
+    // after it is one) or at its end, after its joins (no event when it has joined every worker: othersJoinedBy).
     bool lateDestroy = false;
 };
 
@@ -553,7 +553,7 @@ struct Generator {
         emit("int main() {");
         if (!flags.threadApi) emit("  pthread_t h[" + std::to_string(threads) + "];");
         if (flags.heap) emit("  hp = calloc(2, sizeof(int));");
-        std::vector<int> destroyed;     // the mutexes main destroys right after its first create (lateDestroy)
+        std::vector<int> destroyed;     // what main destroys right after its first create (lateDestroy; -1: cv)
         std::vector<std::string> inits; // the semaphores' and the barrier's
         if (flags.semaphores) {
             const std::string k0 = std::to_string(pick(3)), k1 = std::to_string(pick(3));
@@ -572,12 +572,17 @@ struct Generator {
             else emit("  __VERIFIER_atomic_begin(); " + create + " " + var() + " = 1; __VERIFIER_atomic_end();");
             if (t == 0 && flags.lateInit)
                 for (const std::string& l : inits) emit(l);
-            if (t == 0 && flags.lateDestroy)
+            if (t == 0 && flags.lateDestroy) {
                 for (int m = 0; m < mutexes; ++m)
                     if (pick(3) == 0) {
                         emit("  pthread_mutex_destroy(&m" + std::to_string(m) + ");");
                         destroyed.push_back(m);
                     }
+                if (flags.condVars && pick(3) == 0) {
+                    emit("  pthread_cond_destroy(&cv);");
+                    destroyed.push_back(-1); // the condition variable
+                }
+            }
         }
         // Sometimes main does not join the last worker: its return must not cut the worker short.
         int joins = pick(4) ? threads : threads - 1;
@@ -596,10 +601,13 @@ struct Generator {
             std::string check = "assert(" + var() + " != " + std::to_string(1 + pick(3)) + ");";
             emit(flags.locked ? "  pthread_mutex_lock(&m0); " + check + " pthread_mutex_unlock(&m0);" : "  " + check);
         }
-        if (flags.lateDestroy)
+        if (flags.lateDestroy) {
             for (int m = 0; m < mutexes; ++m)
                 if (std::find(destroyed.begin(), destroyed.end(), m) == destroyed.end())
                     emit("  pthread_mutex_destroy(&m" + std::to_string(m) + ");");
+            if (flags.condVars && std::find(destroyed.begin(), destroyed.end(), -1) == destroyed.end())
+                emit("  pthread_cond_destroy(&cv);");
+        }
         emit(flags.exits && pick(2) ? "  exit(0);" : "  return 0;");
         emit("}");
         return out.str();

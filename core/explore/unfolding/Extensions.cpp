@@ -117,6 +117,7 @@ void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out)
     case EventKind::SyncInit:
     case EventKind::SyncDestroy: // ... and its destruction: the mutex is free after it (a lock there is a misuse)
         if (l.isMutexLifecycle()) push({l.addr, ResKind::Mutex}, Mode::Sync);
+        if (l.isCondDestroy()) push({l.addr, ResKind::Cond}, Mode::Sync); // (a wait or signal after it: a misuse)
         break;
     case EventKind::CondWait: // two resources of different kinds: never the same
         push({l.addr, ResKind::Cond}, Mode::Sync);
