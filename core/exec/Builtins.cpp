@@ -402,7 +402,9 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     case Builtin::RwTryWrLock:
     case Builtin::RwUnlock: return callSyncBuiltin(t, in); // SyncBuiltins.cpp
     case Builtin::CondInit: // a destroyed one is a condition variable again
-        std::erase(condsDestroyed_, A(0));
+        // ... which qpor's replay of the condition variable's tree does not see (an init is no event): it hands the
+        // program over when other threads may be using it (QporExplorer::waitersAt; Executor::kSyncInitLate).
+        if (std::erase(condsDestroyed_, A(0)) && numThreads() > 1) syncUse_ |= kSyncInitLate;
         return done(0);
     case Builtin::CondDestroy:
         if (!othersJoinedBy(t)) { // as a mutex's: an event while another thread may still use it

@@ -314,6 +314,7 @@ const Event& Executor::step(ThreadId t, uint32_t choice) {
     Event ev = views_[t].pending;
     th.hasPending = false;
     ++th.events;
+    const size_t errorsBefore = errors_.size();
     if (th.atomicDepth > 0) {
         exclusive_ = t;
         // SV-COMP atomic sections run alone, so their accesses cannot race: they count as atomic accesses.
@@ -341,6 +342,7 @@ const Event& Executor::step(ThreadId t, uint32_t choice) {
         continueThread = !th.hasPending && th.state != ThreadState::BlockedCond && !th.finished;
         break;
     }
+    if (errors_.size() > errorsBefore && errors_.back().thread == t) ev.failed = true;
     trace_.push_back(ev);
     // A string function another thread is about to run touches what it finds: its ranges follow the memory.
     if (ev.isMemory() && ev.writes())

@@ -29,6 +29,9 @@ struct Event {
     bool rmwWrote : 1 = true;  // Rmw: false for a failed compare-exchange (then it only reads)
     bool builtin : 1 = false;  // a library function's access (memcpy, memset, strlen, ...): `value` is not the bytes
     bool cas : 1 = false;      // Rmw: a compare-exchange, which may fail; `addr2` holds the value it expects
+    // Performing it failed its thread (a misuse: a lock of a destroyed mutex, an init of a held one): the object's
+    // state is as before it (qpor's mutexFreeAfter and waitersAt skip it). Set by Executor::step.
+    bool failed : 1 = false;
     uint32_t size = 0;      // bytes accessed (memory events)
     uint32_t size2 = 0;     // Copy: bytes read at addr2; Read: a second range read at addr2 (strcmp), or 0
     ThreadId tid = 0;

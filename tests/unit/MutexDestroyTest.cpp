@@ -107,6 +107,114 @@ TEST(MutexDestroy, DestroyAfterJoiningEveryWorkerIsNoEvent) {
     EXPECT_EQ(v.verdict, Verdict::Safe);
 }
 
+// Three workers created after the destroy lock the destroyed mutex: each lock fails (a misuse), leaving the mutex as
+// it was — destroyed and free — so any lock can come after any other: the three locks are dependent, 3! = 6 traces
+// (derived).
+TEST(MutexDestroy, ALockThatFailedLeavesTheMutexFreeForTheNext) {
+    const char* const src = R"(
+        #include <pthread.h>
+        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+        void *idle(void *a) { return a; }
+        void *worker(void *a) { pthread_mutex_lock(&m); return a; } // L:lock
+        int main(void) {
+            pthread_t i, a, b, c;
+            pthread_create(&i, 0, idle, 0);
+            pthread_mutex_destroy(&m); // an event: i is not joined
+            pthread_create(&a, 0, worker, 0);
+            pthread_create(&b, 0, worker, 0);
+            pthread_create(&c, 0, worker, 0);
+            pthread_join(i, 0);
+            return 0;
+        })";
+    const auto r = checkSource(src);
+    const auto* e = expectError(r, ErrorKind::PthreadMisuse, lineOf(src, "L:lock"));
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->message, "pthread_mutex_lock of a destroyed mutex `m`");
+    ASSERT_TRUE(r.stats.mazurkiewiczTraces);
+    EXPECT_EQ(*r.stats.mazurkiewiczTraces, 6u);
+    for (const char* alt : {"optimal", "sdpor"}) {
+        SCOPED_TRACE(alt);
+        Options o = withAlgorithm("qpor");
+        o.explore.alt = alt;
+        const auto q = checkSource(src, o);
+        EXPECT_EQ(errorKinds(q), errorKinds(r));
+        EXPECT_EQ(q.stats.executions, 6u);
+    }
+}
+
+// The random program where qpor missed 2 of dfs's 12 traces (the long differential run, seed 2400730): t0's lock
+// may come after main's late init and destroy and fail; qpor took the mutex as held after that failed lock, so t2's
+// and t1's locks (which fail too) were never placed after it. A failed operation leaves the state as it was
+// (Event::failed, QporExplorer::mutexFreeAfter).
+const char* const kSeed2400730 = R"(
+#include <pthread.h>
+#include <stdatomic.h>
+#include <assert.h>
+void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void); int __VERIFIER_nondet_int(void);
+int x0;
+atomic_int a0, a1;
+pthread_mutex_t cm = PTHREAD_MUTEX_INITIALIZER; pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+int ready;
+pthread_mutex_t m0 = PTHREAD_MUTEX_INITIALIZER;
+void *t0(void *arg) {
+  pthread_mutex_lock(&m0);
+  int r0 = atomic_load(&a0);
+  x0 = x0 + 1;
+  pthread_mutex_unlock(&m0);
+  x0 = x0 + 1;
+  if (r0 == 1) x0 = 2;
+  return 0;
+}
+void *t1(void *arg) {
+  pthread_mutex_lock(&m0);
+  int r0 = atomic_load(&a1);
+  pthread_mutex_unlock(&m0);
+  int r1 = atomic_load(&a1);
+  pthread_mutex_lock(&m0);
+  pthread_mutex_lock(&m0);
+  x0 = 0;
+  pthread_mutex_unlock(&m0);
+  atomic_fetch_add(&a1, 1);
+  pthread_mutex_unlock(&m0);
+  return 0;
+}
+void *t2(void *arg) {
+  atomic_fetch_add(&a1, 1);
+  pthread_mutex_lock(&m0);
+  pthread_mutex_lock(&cm); ready = 1; pthread_cond_broadcast(&cv); pthread_mutex_unlock(&cm);
+  pthread_mutex_unlock(&m0);
+  int r0 = __VERIFIER_nondet_int(); if (r0) x0 = 1;
+  return 0;
+}
+int main() {
+  pthread_t h[3];
+  pthread_create(&h[0], 0, t0, 0);
+  pthread_mutex_init(&m0, 0);
+  pthread_mutex_destroy(&m0);
+  pthread_create(&h[1], 0, t1, 0);
+  pthread_create(&h[2], 0, t2, 0);
+  pthread_join(h[0], 0);
+  pthread_join(h[1], 0);
+  pthread_join(h[2], 0);
+  assert(x0 != 3);
+  pthread_cond_destroy(&cv);
+  return 0;
+}
+)";
+
+TEST(MutexDestroy, QporTakesTheStateAfterAFailedLockAsTheStateBeforeIt) {
+    const auto r = checkSource(kSeed2400730);
+    ASSERT_TRUE(r.stats.mazurkiewiczTraces);
+    EXPECT_EQ(*r.stats.mazurkiewiczTraces, 12u);
+    Options o = withAlgorithm("qpor");
+    const auto q = checkSource(kSeed2400730, o);
+    EXPECT_EQ(q.algorithm, "qpor");
+    EXPECT_EQ(errorKinds(q), errorKinds(r));
+    EXPECT_EQ(q.errors.size(), r.errors.size());
+    EXPECT_EQ(q.stats.executions + q.stats.blocked, 12u);
+    EXPECT_EQ(q.stats.ssb, 0u);
+}
+
 TEST(MutexDestroy, UsesOfADestroyedMutexAreMisusesUntilAnInit) {
     // One thread: the destroy is a step, and what follows it is checked all the same.
     const char* const src = R"(

@@ -502,14 +502,18 @@ bool QporExplorer::mutexFreeAfter(const UEvent* n) const {
             auto site = sections_->find(n->label.loc);
             return site != sections_->end() && !site->second.holdsMutex;
         }
-        switch (n->label.kind) {
-        case EventKind::Unlock:
-        case EventKind::CondWait: return true;
-        case EventKind::Lock: return false;
-        case EventKind::TryLock:
-            if (n->label.value) return false; // acquired
-            break;                            // failed: the state before it
-        default: return true;
+        // An operation that failed (a misuse: a lock of a destroyed mutex, an init or destroy of a held one) left
+        // the state as it was before it: the walk goes past it.
+        if (!n->label.failed) {
+            switch (n->label.kind) {
+            case EventKind::Unlock:
+            case EventKind::CondWait: return true;
+            case EventKind::Lock: return false;
+            case EventKind::TryLock:
+                if (n->label.value) return false; // acquired
+                break;                            // failed: the state before it
+            default: return true;
+            }
         }
         const Access* a = nullptr;
         for (const Access& x : n->accesses)
@@ -526,6 +530,7 @@ uint32_t QporExplorer::waitersAt(const Resource& cond, const UEvent* n) const {
     std::vector<ThreadId> waiting;
     for (auto it = path.rbegin(); it != path.rend(); ++it) {
         const UEvent* x = *it;
+        if (x->label.failed) continue; // a wait, signal or broadcast on a destroyed one: a misuse that changed nothing
         if (x->label.kind == EventKind::CondWait) waiting.push_back(x->thread);
         else if (x->label.kind == EventKind::CondBroadcast) waiting.clear();
         else if (x->label.kind == EventKind::CondSignal && x->label.value) {

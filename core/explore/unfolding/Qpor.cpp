@@ -169,6 +169,7 @@ void QporExplorer::ensureExecutorAt(size_t depth) {
         for (uint32_t c : n.inner) stepFor(e, n.decision.thread, c); // the rest of an atomic section
         e->label.value = ev.value;
         e->label.value2 = ev.value2;
+        e->label.failed = ev.failed;
         if (e->thread < joinedSince_.size()) joinedSince_[e->thread].clear();
         for (ThreadId t : n.autoSteps) autoStep(t, e);
         ++exDepth_;
@@ -244,6 +245,7 @@ void QporExplorer::execute(UEvent* e, Node& n) {
     e->label.value = ev.value;
     e->label.value2 = ev.value2;
     e->label.rmwWrote = ev.rmwWrote;
+    e->label.failed = ev.failed;
     // A compare-exchange made a read because its parent says it fails must fail (casFailsAfter); otherwise the
     // unfolding would miss what its write conflicts with. Not a verdict then: check() falls back to dfs.
     if (casByOutcome(*e) && e->accesses[0].mode == Mode::Read && ev.rmwWrote) // (its accesses share a mode)
