@@ -28,7 +28,8 @@ Executor::~Executor() = default;
 
 Executor::Executor(const Executor& o, CloneTag)
     : program_(o.program_), opts_(o.opts_), memory_(o.memory_), views_(o.views_), mutexes_(o.mutexes_),
-      condWaiters_(o.condWaiters_), condsDestroyed_(o.condsDestroyed_), trace_(o.trace_), status_(o.status_), errors_(o.errors_), anyCut_(o.anyCut_),
+      condWaiters_(o.condWaiters_), condsDestroyed_(o.condsDestroyed_), trace_(o.trace_), status_(o.status_),
+      errors_(o.errors_), anyCut_(o.anyCut_),
       anyBound_(o.anyBound_), exitRequested_(o.exitRequested_), twoJoiners_(o.twoJoiners_),
       syncUse_(o.syncUse_),
       boundReason_(o.boundReason_),
@@ -283,7 +284,6 @@ void Executor::refreshView(ThreadId t) {
     default: break;
     }
 }
-
 
 void Executor::setPending(ThreadId t, const Event& ev, uint32_t choices) {
     Thread& th = *threads_[t];

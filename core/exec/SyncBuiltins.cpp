@@ -318,9 +318,7 @@ void Executor::performSyncBuiltin(ThreadId t, const Instr& in, Event& ev) {
     }
 }
 
-// A mutex's end (Builtins.cpp has its operations).
-
-// pthread_mutex_destroy: the mutex is no mutex until an init; using it until then is a misuse, and so is destroying
+// The end of a mutex or a condition variable (Builtins.cpp has their operations). pthread_mutex_destroy: the mutex is no mutex until an init; using it until then is a misuse, and so is destroying
 // a locked one or one destroyed already (POSIX leaves all three undefined). False when it failed the thread.
 bool Executor::destroyMutex(ThreadId t, uint64_t addr) {
     auto it = mutexes_.find(addr);

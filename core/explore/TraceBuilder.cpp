@@ -34,7 +34,9 @@ void appendInt(std::string& out, int64_t v) {
 }
 
 // A SyncDestroy's name in a trace.
-const char* syncDestroyName(const Event& e) { return e.value2 == model::Event::kCond ? "cond_destroy" : "mutex_destroy"; }
+const char* syncDestroyName(const Event& e) {
+    return e.value2 == model::Event::kCond ? "cond_destroy" : "mutex_destroy";
+}
 
 // A SyncInit's name in a trace: the function's (one event kind for the four objects).
 const char* syncInitName(const Event& e) {
@@ -195,8 +197,8 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         if (e.kind == EventKind::SyncDestroy) s.operation = syncDestroyName(e);
         // Computed once per step (the step and its graph node both show it), and only for an event on an object
         // (a create, join, exit or nondet names none): describing an address is a good part of a step's cost.
-        if (e.isMemory() || e.isMutexOp() || e.isSyncObjectOp() || e.isMutexInit() || e.kind == EventKind::SyncDestroy ||
-            e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
+        if (e.isMemory() || e.isMutexOp() || e.isSyncObjectOp() || e.isMutexInit() ||
+            e.kind == EventKind::SyncDestroy || e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
             s.variable = names.of(e.addr);
         if (e.kind == EventKind::Read || e.kind == EventKind::Write || e.kind == EventKind::Rmw || e.kind == EventKind::Nondet)
             s.value = e.kind == EventKind::Nondet ? int64_t(e.value)
