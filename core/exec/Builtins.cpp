@@ -55,6 +55,15 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         setPending(t, ev, choices);
         return false;
     };
+    // pthread_mutex_destroy or pthread_cond_destroy of the object at A(0) as an event (performed by destroyMutex,
+    // destroyCond): `object` is Event::kMutex or kCond.
+    auto lateDestroy = [&](uint64_t object) {
+        Event ev;
+        ev.kind = EventKind::SyncDestroy;
+        ev.addr = A(0);
+        ev.value2 = object;
+        return pending(ev);
+    };
     // The bytes [p, p+n) of a pthread object (a mutex attribute, a semaphore, a barrier), or null after reporting
     // the access error that stops the thread.
     auto objectBytes = [&](uint64_t p, uint64_t n) { return checkedBytes(t, p, n, true); };
@@ -295,13 +304,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
             // end, the common case): none can touch the mutex then — a rule of the caller's own history, so that
             // whether the destroy is an event never depends on another thread's progress (the explorers' traces
             // would then tell apart two orders of independent events).
-            if (!othersJoinedBy(t)) {
-                Event ev;
-                ev.kind = EventKind::SyncDestroy;
-                ev.addr = A(0);
-                ev.value2 = Event::kMutex;
-                return pending(ev);
-            }
+            if (!othersJoinedBy(t)) return lateDestroy(Event::kMutex);
             return destroyMutex(t, A(0)) && done(0);
         }
         auto it = mutexes_.find(A(0));
@@ -403,17 +406,11 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     case Builtin::RwUnlock: return callSyncBuiltin(t, in); // SyncBuiltins.cpp
     case Builtin::CondInit: // a destroyed one is a condition variable again
         // ... which qpor's replay of the condition variable's tree does not see (an init is no event): it hands the
-        // program over when other threads may be using it (QporExplorer::waitersAt; Executor::kSyncInitLate).
-        if (std::erase(condsDestroyed_, A(0)) && numThreads() > 1) syncUse_ |= kSyncInitLate;
+        // program over when other threads may be using it (QporExplorer::waitersAt; Executor::kCondReinit).
+        if (std::erase(condsDestroyed_, A(0)) && numThreads() > 1) syncUse_ |= kCondReinit;
         return done(0);
     case Builtin::CondDestroy:
-        if (!othersJoinedBy(t)) { // as a mutex's: an event while another thread may still use it
-            Event ev;
-            ev.kind = EventKind::SyncDestroy;
-            ev.addr = A(0);
-            ev.value2 = Event::kCond;
-            return pending(ev);
-        }
+        if (!othersJoinedBy(t)) return lateDestroy(Event::kCond); // as a mutex's (MutexDestroy)
         return destroyCond(t, A(0)) && done(0);
     case Builtin::CondWait: {
         Event ev;

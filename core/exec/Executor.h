@@ -206,6 +206,9 @@ public:
         // pthread_once or call_once: a mutex's lock and unlock on the once object, with the flag in its word
         // read and written by the thread that holds it — bytes no event accesses (SyncBuiltins.cpp, Builtin::Once).
         kUsesOnce = 32,
+        // pthread_cond_init of a destroyed condition variable once a thread was created: the init is no event, so
+        // qpor's replay of the condition variable's tree (QporExplorer::waitersAt) would not see it.
+        kCondReinit = 64,
     };
     uint8_t syncUse() const { return syncUse_; }
     // The 32-bit word at `at` as a semaphore or barrier keeps it (syncWord); 0 where the bytes are not accessible.

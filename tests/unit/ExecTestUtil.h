@@ -76,6 +76,34 @@ inline std::vector<std::string> operations(const report::ErrorReport& e) {
     return out;
 }
 
+// qpor in each mode explores `src` itself and finds what dfs found (`dfs`: the same error kinds and as many distinct
+// errors) in `executions` maximal configurations, blocked ones included — one per trace: no SSB under `optimal`.
+inline void expectQporAgreesWithDfs(const std::string& src, const report::CheckResult& dfs, uint64_t executions,
+                                    std::initializer_list<const char*> modes = {"optimal", "k1", "sdpor"}) {
+    for (const char* alt : modes) {
+        SCOPED_TRACE(alt);
+        Options o = withAlgorithm("qpor");
+        o.explore.alt = alt;
+        const report::CheckResult q = checkSource(src, o);
+        EXPECT_EQ(q.algorithm, "qpor");
+        EXPECT_EQ(errorKinds(q), errorKinds(dfs));
+        EXPECT_EQ(q.errors.size(), dfs.errors.size());
+        EXPECT_EQ(q.stats.executions + q.stats.blocked, executions);
+        if (std::string(alt) == "optimal") EXPECT_EQ(q.stats.ssb, 0u);
+    }
+}
+
+// `algorithm` stops on `src` with a limit whose note holds `why`, and check() hands the program to dfs, which finds
+// dfs's error kinds (`dfs`).
+inline void expectHandedToDfs(const std::string& src, const std::string& algorithm, const std::string& why,
+                              const report::CheckResult& dfs) {
+    const report::CheckResult r = checkSource(src, withAlgorithm(algorithm));
+    EXPECT_EQ(r.algorithm, "dfs");
+    ASSERT_EQ(r.notes.size(), 1u);
+    EXPECT_NE(r.notes[0].find(why), std::string::npos) << r.notes[0];
+    EXPECT_EQ(errorKinds(r), errorKinds(dfs));
+}
+
 inline const report::ErrorReport* findError(const report::CheckResult& r, ErrorKind k) {
     for (const auto& e : r.errors)
         if (e.kind == k) return &e;

@@ -163,21 +163,9 @@ TEST(LateInit, MutexInitialisedWhileHeldIsAMisuseForDfsAndQpor) {
     ASSERT_TRUE(r.stats.mazurkiewiczTraces);
     EXPECT_EQ(*r.stats.mazurkiewiczTraces, 4u);
     // qpor explores the mutex's initialisation as a node of its tree: one execution per trace, the same errors.
-    for (const char* alt : {"optimal", "k1", "sdpor"}) {
-        SCOPED_TRACE(alt);
-        Options o = withAlgorithm("qpor");
-        o.explore.alt = alt;
-        const auto q = checkSource(kLateMutex, o);
-        EXPECT_EQ(q.algorithm, "qpor");
-        EXPECT_EQ(errorKinds(q), errorKinds(r));
-        EXPECT_EQ(q.stats.executions + q.stats.blocked, 4u);
-    }
+    expectQporAgreesWithDfs(kLateMutex, r, 4);
     // vhb stops with its limit (a class's values do not tell where the mutex was held) and hands over to dfs.
-    const auto v = checkSource(kLateMutex, withAlgorithm("vhb"));
-    EXPECT_EQ(v.algorithm, "dfs");
-    ASSERT_EQ(v.notes.size(), 1u);
-    EXPECT_NE(v.notes[0].find("mutex initialised once other threads exist"), std::string::npos) << v.notes[0];
-    EXPECT_EQ(errorKinds(v), errorKinds(r));
+    expectHandedToDfs(kLateMutex, "vhb", "mutex initialised once other threads exist", r);
 }
 
 } // namespace

@@ -216,8 +216,12 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
     Node& node = stack_[depth];
     std::vector<UEvent*>& en = node.en; // in place: the child reuses it (reusableEnabled)
     // Before such an object's operation is made an event (or a blocked one a placement).
-    if (const uint8_t use = ex_.syncUse(); use & (exec::Executor::kSyncInitLate | exec::Executor::kBarrierRoundsVary)) {
-        unsupported_ = use & exec::Executor::kSyncInitLate ? kSyncInitLate : kBarrierRoundsVary;
+    using exec::Executor;
+    if (const uint8_t use = ex_.syncUse(); use & (Executor::kSyncInitLate | Executor::kBarrierRoundsVary |
+                                                  Executor::kCondReinit)) {
+        unsupported_ = use & Executor::kSyncInitLate  ? kSyncInitLate
+                       : use & Executor::kCondReinit ? kCondReinit
+                                                     : kBarrierRoundsVary;
         return en;
     }
     if (node.enKnown && (!node.enSections || node.enSectionsVersion == sectionsVersion_)) {
