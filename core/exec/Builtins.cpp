@@ -392,6 +392,9 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     }
     case Builtin::Once:
     case Builtin::SemInit:
+    case Builtin::SemDestroy:
+    case Builtin::RwDestroy:
+    case Builtin::BarrierDestroy:
     case Builtin::SemWait:
     case Builtin::SemTryWait:
     case Builtin::SemPost:
@@ -744,6 +747,9 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
     }
     case Builtin::Once:
     case Builtin::SemInit: // late: an event (SyncBuiltins.cpp)
+    case Builtin::SemDestroy:
+    case Builtin::RwDestroy:
+    case Builtin::BarrierDestroy:
     case Builtin::BarrierInit:
     case Builtin::RwInit:
     case Builtin::SemWait:

@@ -28,8 +28,8 @@ Executor::~Executor() = default;
 
 Executor::Executor(const Executor& o, CloneTag)
     : program_(o.program_), opts_(o.opts_), memory_(o.memory_), views_(o.views_), mutexes_(o.mutexes_),
-      condWaiters_(o.condWaiters_), condsDestroyed_(o.condsDestroyed_), trace_(o.trace_), status_(o.status_),
-      errors_(o.errors_), anyCut_(o.anyCut_),
+      condWaiters_(o.condWaiters_), condsDestroyed_(o.condsDestroyed_), syncDestroyed_(o.syncDestroyed_),
+      trace_(o.trace_), status_(o.status_), errors_(o.errors_), anyCut_(o.anyCut_),
       anyBound_(o.anyBound_), exitRequested_(o.exitRequested_), twoJoiners_(o.twoJoiners_),
       syncUse_(o.syncUse_),
       boundReason_(o.boundReason_),
@@ -52,6 +52,7 @@ void Executor::copyStateFrom(const Executor& o) {
     mutexes_ = o.mutexes_;
     condWaiters_ = o.condWaiters_;
     condsDestroyed_ = o.condsDestroyed_;
+    syncDestroyed_ = o.syncDestroyed_;
     trace_ = o.trace_;
     status_ = o.status_;
     errors_ = o.errors_;
@@ -174,6 +175,7 @@ void Executor::reset() {
     mutexes_.clear();
     condWaiters_.clear();
     condsDestroyed_.clear();
+    syncDestroyed_.clear();
     trace_.clear();
     status_ = ExecStatus::Running;
     errors_.clear();
@@ -241,7 +243,8 @@ void Executor::refreshView(ThreadId t) {
     }
     case EventKind::SemWait: {
         uint32_t count = 0;
-        if (syncWord(v.pending.addr, count) && count == 0) { // (inaccessible: the step reports the error)
+        // (Inaccessible, or destroyed: the step reports the error.)
+        if (syncWord(v.pending.addr, count) && count == 0 && !syncDestroyed(v.pending.addr)) {
             v.state = ThreadState::BlockedLock;
             v.waitObject = v.pending.addr;
         }
@@ -251,7 +254,7 @@ void Executor::refreshView(ThreadId t) {
         uint32_t readers = 0, writer = 0;
         syncWord(v.pending.addr, readers);
         syncWord(v.pending.addr + 4, writer);
-        if (writer != 0 || (v.pending.value2 == 1 && readers != 0)) {
+        if ((writer != 0 || (v.pending.value2 == 1 && readers != 0)) && !syncDestroyed(v.pending.addr)) {
             v.state = ThreadState::BlockedLock;
             v.waitObject = v.pending.addr;
         }
@@ -383,6 +386,9 @@ ThreadId Executor::childId(ThreadId parent, uint32_t k) const {
 }
 
 ThreadId Executor::createThread(ThreadId parent, uint32_t func, uint64_t arg) {
+    // A semaphore, lock or barrier destroyed (by a step: no other thread could see it) before this thread exists,
+    // which may use it: a destroy qpor has no event of (kSyncDestroyLate).
+    if (!syncDestroyed_.empty()) syncUse_ |= kSyncDestroyLate;
     uint32_t k = created_[parent]++;
     ThreadId id = canonicalIds_->try_emplace({parent, k}, ThreadId(canonicalIds_->size() + 1)).first->second;
     while (threads_.size() <= id) {

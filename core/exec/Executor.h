@@ -5,6 +5,7 @@
 // step() without a scheduling point. Same decisions ⇒ same execution, bit for bit.
 //
 // Thread-safety: an Executor is used by one thread at a time; several executors may share a Program.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -209,6 +210,9 @@ public:
         // pthread_cond_init of a destroyed condition variable once a thread was created: the init is no event, so
         // qpor's replay of the condition variable's tree (QporExplorer::waitersAt) would not see it.
         kCondReinit = 64,
+        // sem_destroy, pthread_rwlock_destroy or pthread_barrier_destroy while a thread the caller has not joined
+        // exists: an event, which qpor's derivation of the object's state at a history (syncCountAt) does not know.
+        kSyncDestroyLate = 128,
     };
     uint8_t syncUse() const { return syncUse_; }
     // The 32-bit word at `at` as a semaphore or barrier keeps it (syncWord); 0 where the bytes are not accessible.
@@ -274,6 +278,7 @@ private:
     std::unordered_map<uint64_t, MutexState> mutexes_;
     std::unordered_map<uint64_t, std::vector<ThreadId>> condWaiters_;
     std::vector<uint64_t> condsDestroyed_; // by pthread_cond_destroy, until an init: using one is a misuse (few)
+    std::vector<uint64_t> syncDestroyed_;  // semaphores, reader-writer locks, barriers: as condsDestroyed_
     std::vector<Event> trace_;
     ExecStatus status_ = ExecStatus::Running;
     std::vector<ExecError> errors_;
@@ -317,6 +322,13 @@ private:
     bool usableMutex(ThreadId t, uint64_t addr, const char* op);
     bool destroyCond(ThreadId t, uint64_t addr);
     bool usableCond(ThreadId t, uint64_t addr, const char* op);
+    // sem_destroy, pthread_rwlock_destroy, pthread_barrier_destroy (b) of the object at addr, and an operation b of
+    // such an object, which must not be destroyed (SyncBuiltins.cpp). False when it failed the thread.
+    bool destroySyncObject(ThreadId t, program::Builtin b, uint64_t addr);
+    bool usableSyncObject(ThreadId t, program::Builtin b, uint64_t addr);
+    bool syncDestroyed(uint64_t addr) const {
+        return !syncDestroyed_.empty() && std::ranges::find(syncDestroyed_, addr) != syncDestroyed_.end();
+    }
     // The 32-bit fields of a semaphore or barrier, kept in its own bytes: a semaphore's count at offset 0 (where
     // glibc keeps it); a barrier's size at 0, the arrivals of its current round at 4, the round at 8. False when the
     // bytes are not accessible (the operation reports the access error).

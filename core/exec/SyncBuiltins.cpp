@@ -123,6 +123,22 @@ bool Executor::callSyncBuiltin(ThreadId t, const Instr& in) {
         }
         return pending(ev);
     }
+    case Builtin::SemDestroy:
+    case Builtin::RwDestroy:
+    case Builtin::BarrierDestroy: {
+        if (!objectBytes(A(0), b == Builtin::SemDestroy ? 4 : b == Builtin::RwDestroy ? 8 : 12)) return false;
+        // While another thread may still use the object, its operations may come before or after this: an event, as
+        // pthread_mutex_destroy's (Builtins.cpp, MutexDestroy), performed by destroySyncObject. Not once the caller
+        // has joined every other thread: none can touch the object then.
+        if (othersJoinedBy(t)) return destroySyncObject(t, b, A(0)) && done(0);
+        syncUse_ |= kSyncDestroyLate;
+        Event ev;
+        ev.kind = EventKind::SyncDestroy;
+        ev.addr = A(0);
+        ev.value2 = b == Builtin::SemDestroy ? Event::kSemaphore : b == Builtin::RwDestroy ? Event::kRwLock
+                                                                                             : Event::kBarrier;
+        return pending(ev);
+    }
     case Builtin::SemWait:
     case Builtin::SemTryWait:
     case Builtin::SemPost:
@@ -142,8 +158,9 @@ bool Executor::callSyncBuiltin(ThreadId t, const Instr& in) {
 }
 
 // The state an initialisation gives a semaphore (its count), a barrier (its size; no arrivals, round 0) or a
-// reader-writer lock (no readers, no writer).
+// reader-writer lock (no readers, no writer). A destroyed one is usable again.
 void Executor::initSyncObject(Builtin b, uint64_t addr, uint64_t value) {
+    std::erase(syncDestroyed_, addr);
     switch (b) {
     case Builtin::SemInit: setSyncWord(addr, uint32_t(value)); return;
     case Builtin::BarrierInit:
@@ -164,7 +181,14 @@ void Executor::performSyncBuiltin(ThreadId t, const Instr& in, Event& ev) {
     Thread& th = site.th;
     auto A = [&](uint32_t k) { return site.arg(k); };
     auto finish = [&](uint64_t v) { site.finish(v); };
-    switch (const auto b = Builtin(in.aux)) {
+    const auto b = Builtin(in.aux);
+    if (!syncDestroyed_.empty() && !usableSyncObject(t, b, A(0))) return;
+    switch (b) {
+    case Builtin::SemDestroy: // late: an event (callSyncBuiltin)
+    case Builtin::RwDestroy:
+    case Builtin::BarrierDestroy:
+        if (!destroySyncObject(t, b, A(0))) return;
+        return finish(0);
     case Builtin::SemInit:
     case Builtin::BarrierInit:
     case Builtin::RwInit: { // a late initialisation (callSyncBuiltin, lateInit)
@@ -370,6 +394,69 @@ bool Executor::usableMutex(ThreadId t, uint64_t addr, const char* op) {
     auto it = mutexes_.find(addr);
     if (it == mutexes_.end() || !it->second.destroyed) return true;
     fail(t, report::ErrorKind::PthreadMisuse, std::string(op) + " of a destroyed mutex `" + memory_.describe(addr) + "`");
+    return false;
+}
+
+// sem_destroy, pthread_rwlock_destroy, pthread_barrier_destroy: the object is none until an init, and using it until
+// then is a misuse (usableSyncObject), as is destroying a semaphore threads wait on, a held reader-writer lock, a
+// barrier threads wait at (arrived in a round not yet complete), or an object destroyed already — POSIX leaves all
+// of them undefined. False when it failed the thread.
+bool Executor::destroySyncObject(ThreadId t, Builtin b, uint64_t addr) {
+    bool busy = false;
+    if (b == Builtin::RwDestroy) {
+        uint32_t readers = 0, writer = 0;
+        syncWord(addr, readers);
+        syncWord(addr + 4, writer);
+        busy = readers || writer;
+    }
+    for (ThreadId u = 0; u < numThreads() && !busy && b != Builtin::RwDestroy; ++u) {
+        const ThreadView& v = thread(u);
+        // Blocked: a departure whose round is complete may come after the destroy (a thread that returned from its
+        // wait, often the serial one, destroying the barrier is the common idiom; POSIX: undefined while a thread
+        // is blocked on it).
+        const EventKind waitKind = b == Builtin::SemDestroy ? EventKind::SemWait : EventKind::BarrierLeave;
+        busy = u != t && v.state == ThreadState::BlockedLock && v.pending.kind == waitKind && v.pending.addr == addr;
+    }
+    const bool sem = b == Builtin::SemDestroy, rw = b == Builtin::RwDestroy;
+    const char* why = syncDestroyed(addr) ? (sem  ? "a semaphore destroyed already"
+                                             : rw ? "a reader-writer lock destroyed already"
+                                                  : "a barrier destroyed already")
+                      : !busy             ? nullptr
+                      : sem               ? "a semaphore threads wait on"
+                      : rw                ? "a held reader-writer lock"
+                                          : "a barrier threads wait at";
+    if (why) {
+        fail(t, report::ErrorKind::PthreadMisuse,
+             std::string(program::builtinName(b)) + " of " + why + " `" + memory_.describe(addr) + "`");
+        return false;
+    }
+    syncDestroyed_.push_back(addr);
+    return true;
+}
+
+// An operation of a destroyed semaphore, reader-writer lock or barrier (destroySyncObject): a misuse. (Their inits
+// and destroys are checked by themselves.) False when it failed the thread.
+bool Executor::usableSyncObject(ThreadId t, Builtin b, uint64_t addr) {
+    const char* object = nullptr;
+    switch (b) {
+    case Builtin::SemWait:
+    case Builtin::SemTryWait:
+    case Builtin::SemPost:
+    case Builtin::SemGetValue: object = "semaphore"; break;
+    case Builtin::RwRdLock:
+    case Builtin::RwWrLock:
+    case Builtin::RwTryRdLock:
+    case Builtin::RwTryWrLock:
+    case Builtin::RwUnlock: object = "reader-writer lock"; break;
+    case Builtin::BarrierWait: // its arrival: the departure of a round complete before the destroy is not a use
+        if (threads_[t]->phase != 0) return true;
+        object = "barrier";
+        break;
+    default: return true;
+    }
+    if (!syncDestroyed(addr)) return true;
+    fail(t, report::ErrorKind::PthreadMisuse,
+         std::string(program::builtinName(b)) + " of a destroyed " + object + " `" + memory_.describe(addr) + "`");
     return false;
 }
 

@@ -35,7 +35,13 @@ void appendInt(std::string& out, int64_t v) {
 
 // A SyncDestroy's name in a trace.
 const char* syncDestroyName(const Event& e) {
-    return e.value2 == model::Event::kCond ? "cond_destroy" : "mutex_destroy";
+    switch (e.value2) {
+    case model::Event::kCond: return "cond_destroy";
+    case model::Event::kMutex: return "mutex_destroy";
+    case model::Event::kRwLock: return "rwlock_destroy";
+    case model::Event::kBarrier: return "barrier_destroy";
+    default: return "sem_destroy";
+    }
 }
 
 // A SyncInit's name in a trace: the function's (one event kind for the four objects).

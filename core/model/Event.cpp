@@ -58,10 +58,10 @@ bool dependent(const Event& a, const Event& b) {
                             other.kind == EventKind::CondBroadcast || other.isCondDestroy();
         return condOp && other.addr == d.addr;
     }
-    if (a.kind == EventKind::SyncInit || b.kind == EventKind::SyncInit) {
-        const Event& init = a.kind == EventKind::SyncInit ? a : b;
-        const Event& other = &init == &a ? b : a;
-        return other.isSyncObjectOp() && other.addr == init.addr;
+    if (a.isSyncObjectLifecycle() || b.isSyncObjectLifecycle()) { // a semaphore's, lock's or barrier's
+        const Event& life = a.isSyncObjectLifecycle() ? a : b;
+        const Event& other = &life == &a ? b : a;
+        return other.isSyncObjectOp() && other.addr == life.addr;
     }
     // Operations on one semaphore: a wait or trywait may disable or fail another, a post enables one; two posts
     // only add, and commute. sem_getvalue reads what every other operation changes — and two of them are taken as

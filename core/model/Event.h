@@ -85,12 +85,16 @@ struct Event {
     bool isRwLockOp() const {
         return kind == EventKind::RwLock || kind == EventKind::RwTryLock || kind == EventKind::RwUnlock;
     }
-    // SyncInit's value2: which kind of object it initialises.
+    // SyncInit's and SyncDestroy's value2: which kind of object it initialises or destroys.
     static constexpr uint64_t kSemaphore = 0, kRwLock = 1, kBarrier = 2, kMutex = 3, kCond = 4; // (kCond: destroys)
-    // An operation on a semaphore, reader-writer lock or barrier, or the initialisation of one.
-    bool isSyncObjectOp() const {
-        return isSemaphoreOp() || isRwLockOp() || isBarrierOp() || (kind == EventKind::SyncInit && value2 != kMutex);
+    // The initialisation or destruction of a semaphore, reader-writer lock or barrier once other threads exist: it
+    // sets or ends the object's whole state.
+    bool isSyncObjectLifecycle() const {
+        return (kind == EventKind::SyncInit && value2 != kMutex) ||
+               (kind == EventKind::SyncDestroy && value2 != kMutex && value2 != kCond);
     }
+    // An operation on a semaphore, reader-writer lock or barrier, or its initialisation or destruction.
+    bool isSyncObjectOp() const { return isSemaphoreOp() || isRwLockOp() || isBarrierOp() || isSyncObjectLifecycle(); }
     bool isMutexInit() const { return kind == EventKind::SyncInit && value2 == kMutex; }
     bool isMutexDestroy() const { return kind == EventKind::SyncDestroy && value2 == kMutex; }
     // A mutex's initialisation or destruction once other threads exist: it sets or ends the mutex's whole state.

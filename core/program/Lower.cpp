@@ -208,9 +208,6 @@ std::optional<Builtin> builtinFor(const std::string& name, const llvm::Function&
         m["pthread_attr_destroy"] = Builtin::NoOp;
         m["pthread_attr_setdetachstate"] = Builtin::NoOp;
         m["pthread_mutexattr_destroy"] = Builtin::NoOp;
-        m["sem_destroy"] = Builtin::NoOp;
-        m["pthread_barrier_destroy"] = Builtin::NoOp;
-        m["pthread_rwlock_destroy"] = Builtin::NoOp;
         m["pthread_barrierattr_init"] = Builtin::NoOp;
         m["pthread_barrierattr_destroy"] = Builtin::NoOp;
         // C11 <threads.h> on glibc: mtx_t and cnd_t are pthread's mutex and condition variable; thrd_create,

@@ -89,7 +89,9 @@ inline void expectQporAgreesWithDfs(const std::string& src, const report::CheckR
         EXPECT_EQ(errorKinds(q), errorKinds(dfs));
         EXPECT_EQ(q.errors.size(), dfs.errors.size());
         EXPECT_EQ(q.stats.executions + q.stats.blocked, executions);
-        if (std::string(alt) == "optimal") EXPECT_EQ(q.stats.ssb, 0u);
+        if (std::string(alt) == "optimal") {
+            EXPECT_EQ(q.stats.ssb, 0u);
+        }
     }
 }
 
@@ -102,6 +104,20 @@ inline void expectHandedToDfs(const std::string& src, const std::string& algorit
     ASSERT_EQ(r.notes.size(), 1u);
     EXPECT_NE(r.notes[0].find(why), std::string::npos) << r.notes[0];
     EXPECT_EQ(errorKinds(r), errorKinds(dfs));
+}
+
+// The pthread_misuse error at the line marked `marker` (there may be others elsewhere), whose message must be
+// `message`: returns it for further checks, null after failing the test.
+inline const report::ErrorReport* expectMisuseAt(const report::CheckResult& r, const std::string& src,
+                                                 const std::string& marker, const std::string& message) {
+    const uint32_t line = lineOf(src, marker);
+    for (const auto& e : r.errors)
+        if (e.kind == ErrorKind::PthreadMisuse && e.location.line == line) {
+            EXPECT_EQ(e.message, message);
+            return &e;
+        }
+    ADD_FAILURE() << "no misuse at the line marked " << marker;
+    return nullptr;
 }
 
 inline const report::ErrorReport* findError(const report::CheckResult& r, ErrorKind k) {

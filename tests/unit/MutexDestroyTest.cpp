@@ -13,14 +13,6 @@ using namespace skein::test;
 
 namespace {
 
-// The error of kind pthread_misuse at `line`.
-const skein::report::ErrorReport* misuseAt(const skein::report::CheckResult& r, uint32_t line) {
-    for (const auto& e : r.errors)
-        if (e.kind == ErrorKind::PthreadMisuse && e.location.line == line) return &e;
-    ADD_FAILURE() << "no misuse at line " << line;
-    return nullptr;
-}
-
 // main destroys the mutex without joining the worker first. Hand-derived: the destroy is dependent with the worker's
 // lock and unlock (and nothing else of the worker's is), so its place among them makes the traces: before the lock
 // (the lock fails: a misuse that stops the worker), between the lock and the unlock (the destroy of a locked mutex
@@ -54,14 +46,16 @@ const char* const kDestroyBeforeJoin = R"(
 TEST(MutexDestroy, DestroyBeforeTheJoinIsOrderedWithTheWorkersLockAndUnlock) {
     const auto r = checkSource(kDestroyBeforeJoin);
     EXPECT_EQ(r.verdict, Verdict::Error);
-    const auto* useAfter = misuseAt(r, lineOf(kDestroyBeforeJoin, "L:lock"));
+    const auto* useAfter =
+        expectMisuseAt(r, kDestroyBeforeJoin, "L:lock",
+                       "pthread_mutex_lock of a destroyed mutex `m`");
     ASSERT_NE(useAfter, nullptr);
-    EXPECT_EQ(useAfter->message, "pthread_mutex_lock of a destroyed mutex `m`");
     // Its counterexample: main's create, its destroy, then the worker's lock fails.
     EXPECT_EQ(operations(*useAfter), (std::vector<std::string>{"create", "mutex_destroy", "error"}));
-    const auto* whileHeld = misuseAt(r, lineOf(kDestroyBeforeJoin, "L:destroy"));
+    const auto* whileHeld =
+        expectMisuseAt(r, kDestroyBeforeJoin, "L:destroy",
+                       "pthread_mutex_destroy of a locked mutex `m`");
     ASSERT_NE(whileHeld, nullptr);
-    EXPECT_EQ(whileHeld->message, "pthread_mutex_destroy of a locked mutex `m`");
     EXPECT_EQ(operations(*whileHeld), (std::vector<std::string>{"create", "lock", "error"}));
     EXPECT_EQ(r.errors.size(), 2u);
     ASSERT_TRUE(r.stats.mazurkiewiczTraces);
@@ -269,15 +263,18 @@ const char* const kCondDestroyedEarly = R"(
 TEST(CondDestroy, DestroyWhileAWorkerMayWaitIsOrderedWithTheWait) {
     const auto r = checkSource(kCondDestroyedEarly);
     EXPECT_EQ(r.verdict, Verdict::Error);
-    const auto* waitedOn = misuseAt(r, lineOf(kCondDestroyedEarly, "L:destroy"));
+    const auto* waitedOn =
+        expectMisuseAt(r, kCondDestroyedEarly, "L:destroy",
+                       "pthread_cond_destroy of a condition variable threads wait on `c`");
     ASSERT_NE(waitedOn, nullptr);
-    EXPECT_EQ(waitedOn->message, "pthread_cond_destroy of a condition variable threads wait on `c`");
-    const auto* waitAfter = misuseAt(r, lineOf(kCondDestroyedEarly, "L:wait"));
+    const auto* waitAfter =
+        expectMisuseAt(r, kCondDestroyedEarly, "L:wait",
+                       "pthread_cond_wait on a destroyed condition variable `c`");
     ASSERT_NE(waitAfter, nullptr);
-    EXPECT_EQ(waitAfter->message, "pthread_cond_wait on a destroyed condition variable `c`");
-    const auto* signalAfter = misuseAt(r, lineOf(kCondDestroyedEarly, "L:signal"));
+    const auto* signalAfter =
+        expectMisuseAt(r, kCondDestroyedEarly, "L:signal",
+                       "pthread_cond_signal on a destroyed condition variable `c`");
     ASSERT_NE(signalAfter, nullptr);
-    EXPECT_EQ(signalAfter->message, "pthread_cond_signal on a destroyed condition variable `c`");
     const std::vector<std::string> ops = operations(*waitAfter);
     EXPECT_NE(std::find(ops.begin(), ops.end(), "cond_destroy"), ops.end());
     ASSERT_TRUE(r.stats.mazurkiewiczTraces);

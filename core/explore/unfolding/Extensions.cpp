@@ -218,10 +218,11 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
     // Before such an object's operation is made an event (or a blocked one a placement).
     using exec::Executor;
     if (const uint8_t use = ex_.syncUse(); use & (Executor::kSyncInitLate | Executor::kBarrierRoundsVary |
-                                                  Executor::kCondReinit)) {
-        unsupported_ = use & Executor::kSyncInitLate  ? kSyncInitLate
-                       : use & Executor::kCondReinit ? kCondReinit
-                                                     : kBarrierRoundsVary;
+                                                  Executor::kCondReinit | Executor::kSyncDestroyLate)) {
+        unsupported_ = use & Executor::kSyncInitLate      ? kSyncInitLate
+                       : use & Executor::kSyncDestroyLate ? kSyncDestroyLate
+                       : use & Executor::kCondReinit      ? kCondReinit
+                                                          : kBarrierRoundsVary;
         return en;
     }
     if (node.enKnown && (!node.enSections || node.enSectionsVersion == sectionsVersion_)) {

@@ -212,6 +212,9 @@ private:
     static constexpr const char* kSyncInitLate =
         "a semaphore, reader-writer lock or barrier initialised after the first thread was created: qpor derives its "
         "state at a history from an initialisation that every history holds";
+    static constexpr const char* kSyncDestroyLate =
+        "a semaphore, reader-writer lock or barrier destroyed while threads that may use it run: qpor derives its "
+        "state at a history from its initialisation and operations";
     static constexpr const char* kCondReinit =
         "a condition variable destroyed and initialised again after the first thread was created: its "
         "initialisation is no event, and qpor derives its waiters at a history from its events";

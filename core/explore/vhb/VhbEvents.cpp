@@ -254,8 +254,9 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
         setLimit(e.isMutexInit() ? "a mutex initialised once other threads exist" : kSyncObjectsLimit);
         return std::nullopt;
     case EventKind::SyncDestroy: // as a late init: a misuse where the mutex is held, and every use after it
-        setLimit(e.isCondDestroy() ? "a condition variable destroyed once other threads exist"
-                                   : "a mutex destroyed once other threads exist");
+        setLimit(e.isCondDestroy()    ? "a condition variable destroyed once other threads exist"
+                 : e.isMutexDestroy() ? "a mutex destroyed once other threads exist"
+                                      : kSyncObjectsLimit);
         return std::nullopt;
     case EventKind::ThreadCreate:
         s.op = Op::Create;
