@@ -211,7 +211,8 @@ public:
         // qpor's replay of the condition variable's tree (QporExplorer::waitersAt) would not see it.
         kCondReinit = 64,
         // sem_destroy, pthread_rwlock_destroy or pthread_barrier_destroy while a thread the caller has not joined
-        // exists: an event, which qpor's derivation of the object's state at a history (syncCountAt) does not know.
+        // exists (an event), or a thread created while such an object is destroyed (by a step): qpor's derivation of
+        // the object's state at a history (syncCountAt) knows no destroy.
         kSyncDestroyLate = 128,
     };
     uint8_t syncUse() const { return syncUse_; }
