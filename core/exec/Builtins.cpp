@@ -305,7 +305,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
             // whether the destroy is an event never depends on another thread's progress (the explorers' traces
             // would then tell apart two orders of independent events).
             if (!othersJoinedBy(t)) return lateDestroy(Event::kMutex);
-            return destroyMutex(t, A(0)) && done(0);
+            return destroyMutex(t, A(0), program::callName(in)) && done(0);
         }
         auto it = mutexes_.find(A(0));
         uint32_t kind = kMutexNormal;
@@ -414,7 +414,7 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
         return done(0);
     case Builtin::CondDestroy:
         if (!othersJoinedBy(t)) return lateDestroy(Event::kCond); // as a mutex's (MutexDestroy)
-        return destroyCond(t, A(0)) && done(0);
+        return destroyCond(t, A(0), program::callName(in)) && done(0);
     case Builtin::CondWait: {
         Event ev;
         if (in.imm & program::kTimedCall) { // a timed wait chooses first: to time out, or to wait (Program.h)
@@ -700,11 +700,11 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         return finish(0);
     }
     case Builtin::MutexLock:
-        if (!usableMutex(t, A(0), "pthread_mutex_lock")) return;
+        if (!usableMutex(t, A(0), program::callName(in))) return;
         mutexes_[A(0)].owner = t;
         return finish(0);
     case Builtin::MutexTrylock: {
-        if (!usableMutex(t, A(0), "pthread_mutex_trylock")) return;
+        if (!usableMutex(t, A(0), program::callName(in))) return;
         MutexState& m = mutexes_[A(0)];
         if (m.owner == model::kNoThread) {
             m.owner = t;
@@ -717,7 +717,7 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         return finish(takenAnswer(in));
     }
     case Builtin::MutexUnlock: {
-        if (!usableMutex(t, A(0), "pthread_mutex_unlock")) return;
+        if (!usableMutex(t, A(0), program::callName(in))) return;
         auto it = mutexes_.find(A(0));
         if (it == mutexes_.end() || it->second.owner != t) {
             std::string who = it == mutexes_.end() || it->second.owner == model::kNoThread
@@ -729,10 +729,10 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         return finish(0);
     }
     case Builtin::MutexDestroy: // late: an event (callBuiltin)
-        if (!destroyMutex(t, A(0))) return;
+        if (!destroyMutex(t, A(0), program::callName(in))) return;
         return finish(0);
     case Builtin::CondDestroy:
-        if (!destroyCond(t, A(0))) return;
+        if (!destroyCond(t, A(0), program::callName(in))) return;
         return finish(0);
     case Builtin::MutexInit: { // late: an event (callBuiltin)
         auto it = mutexes_.find(A(0));
@@ -764,8 +764,7 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
     case Builtin::RwUnlock: return performSyncBuiltin(t, in, ev); // SyncBuiltins.cpp
     case Builtin::CondWait: {
         const bool timed = in.imm & program::kTimedCall;
-        const char* name = in.imm & program::kC11Call ? (timed ? "cnd_timedwait" : "cnd_wait")
-                                                      : (timed ? "pthread_cond_timedwait" : "pthread_cond_wait");
+        const char* name = program::callName(in);
         if (th.phase == 0) {
             if (!usableCond(t, A(0), name)) return;
             auto it = mutexes_.find(A(1));
@@ -822,10 +821,7 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
     }
     case Builtin::CondSignal:
     case Builtin::CondBroadcast: {
-        const bool c11 = in.imm & program::kC11Call;
-        if (!usableCond(t, A(0), b == Builtin::CondSignal ? (c11 ? "cnd_signal" : "pthread_cond_signal")
-                                                           : (c11 ? "cnd_broadcast" : "pthread_cond_broadcast")))
-            return;
+        if (!usableCond(t, A(0), program::callName(in))) return;
         auto it = condWaiters_.find(A(0));
         ev.value = 0;
         if (it != condWaiters_.end() && !it->second.empty()) {

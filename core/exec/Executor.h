@@ -317,16 +317,17 @@ private:
     void performSyncBuiltin(ThreadId t, const program::Instr& in, Event& ev);
     void initSyncObject(program::Builtin b, uint64_t addr, uint64_t value);
     void initMutex(uint64_t addr, uint32_t kind);
-    bool destroyMutex(ThreadId t, uint64_t addr);
+    // `fn`: the called function's name (program::callName), for the messages.
+    bool destroyMutex(ThreadId t, uint64_t addr, const char* fn);
     // Every thread but t that exists has been joined by t (threads created by those were too, or exist unjoined).
     bool othersJoinedBy(ThreadId t) const;
     bool usableMutex(ThreadId t, uint64_t addr, const char* op);
-    bool destroyCond(ThreadId t, uint64_t addr);
+    bool destroyCond(ThreadId t, uint64_t addr, const char* fn);
     bool usableCond(ThreadId t, uint64_t addr, const char* op);
     // sem_destroy, pthread_rwlock_destroy, pthread_barrier_destroy (b) of the object at addr, and an operation b of
     // such an object, which must not be destroyed (SyncBuiltins.cpp). False when it failed the thread.
     bool destroySyncObject(ThreadId t, program::Builtin b, uint64_t addr);
-    bool usableSyncObject(ThreadId t, program::Builtin b, uint64_t addr);
+    bool usableSyncObject(ThreadId t, const program::Instr& in, uint64_t addr);
     bool syncDestroyed(uint64_t addr) const {
         return !syncDestroyed_.empty() && std::ranges::find(syncDestroyed_, addr) != syncDestroyed_.end();
     }

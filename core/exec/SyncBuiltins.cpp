@@ -182,7 +182,7 @@ void Executor::performSyncBuiltin(ThreadId t, const Instr& in, Event& ev) {
     auto A = [&](uint32_t k) { return site.arg(k); };
     auto finish = [&](uint64_t v) { site.finish(v); };
     const auto b = Builtin(in.aux);
-    if (!syncDestroyed_.empty() && !usableSyncObject(t, b, A(0))) return;
+    if (!syncDestroyed_.empty() && !usableSyncObject(t, in, A(0))) return;
     switch (b) {
     case Builtin::SemDestroy: // late: an event (callSyncBuiltin)
     case Builtin::RwDestroy:
@@ -344,7 +344,7 @@ void Executor::performSyncBuiltin(ThreadId t, const Instr& in, Event& ev) {
 
 // The end of a mutex or a condition variable (Builtins.cpp has their operations). pthread_mutex_destroy: the mutex is no mutex until an init; using it until then is a misuse, and so is destroying
 // a locked one or one destroyed already (POSIX leaves all three undefined). False when it failed the thread.
-bool Executor::destroyMutex(ThreadId t, uint64_t addr) {
+bool Executor::destroyMutex(ThreadId t, uint64_t addr, const char* fn) {
     auto it = mutexes_.find(addr);
     const char* why = it == mutexes_.end()               ? nullptr
                       : it->second.owner != model::kNoThread ? "a locked mutex"
@@ -352,7 +352,7 @@ bool Executor::destroyMutex(ThreadId t, uint64_t addr) {
                                                             : nullptr;
     if (why) {
         fail(t, report::ErrorKind::PthreadMisuse,
-             std::string("pthread_mutex_destroy of ") + why + " `" + memory_.describe(addr) + "`");
+             std::string(fn) + " of " + why + " `" + memory_.describe(addr) + "`");
         return false;
     }
     mutexes_[addr] = MutexState{model::kNoThread, 0, true};
@@ -367,7 +367,7 @@ bool Executor::othersJoinedBy(ThreadId t) const {
 
 // pthread_cond_destroy: a misuse while threads wait on it or once destroyed already (POSIX: undefined), and a wait,
 // signal or broadcast on it until an init is one too. False when it failed the thread.
-bool Executor::destroyCond(ThreadId t, uint64_t addr) {
+bool Executor::destroyCond(ThreadId t, uint64_t addr, const char* fn) {
     auto it = condWaiters_.find(addr);
     const char* why = it != condWaiters_.end() && !it->second.empty() ? "a condition variable threads wait on"
                       : std::find(condsDestroyed_.begin(), condsDestroyed_.end(), addr) != condsDestroyed_.end()
@@ -375,7 +375,7 @@ bool Executor::destroyCond(ThreadId t, uint64_t addr) {
                           : nullptr;
     if (why) {
         fail(t, report::ErrorKind::PthreadMisuse,
-             std::string("pthread_cond_destroy of ") + why + " `" + memory_.describe(addr) + "`");
+             std::string(fn) + " of " + why + " `" + memory_.describe(addr) + "`");
         return false;
     }
     condsDestroyed_.push_back(addr);
@@ -436,9 +436,9 @@ bool Executor::destroySyncObject(ThreadId t, Builtin b, uint64_t addr) {
 
 // An operation of a destroyed semaphore, reader-writer lock or barrier (destroySyncObject): a misuse. (Their inits
 // and destroys are checked by themselves.) False when it failed the thread.
-bool Executor::usableSyncObject(ThreadId t, Builtin b, uint64_t addr) {
+bool Executor::usableSyncObject(ThreadId t, const Instr& in, uint64_t addr) {
     const char* object = nullptr;
-    switch (b) {
+    switch (Builtin(in.aux)) {
     case Builtin::SemWait:
     case Builtin::SemTryWait:
     case Builtin::SemPost:
@@ -456,7 +456,7 @@ bool Executor::usableSyncObject(ThreadId t, Builtin b, uint64_t addr) {
     }
     if (!syncDestroyed(addr)) return true;
     fail(t, report::ErrorKind::PthreadMisuse,
-         std::string(program::builtinName(b)) + " of a destroyed " + object + " `" + memory_.describe(addr) + "`");
+         std::string(program::callName(in)) + " of a destroyed " + object + " `" + memory_.describe(addr) + "`");
     return false;
 }
 

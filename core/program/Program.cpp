@@ -14,6 +14,27 @@ const char* builtinName(Builtin b) {
     return "?";
 }
 
+const char* callName(const Instr& in) {
+    const auto b = Builtin(in.aux);
+    const bool c11 = in.imm & kC11Call, timed = in.imm & kTimedCall;
+    switch (b) {
+    case Builtin::MutexLock: return c11 ? "mtx_lock" : builtinName(b);
+    case Builtin::MutexTrylock:
+        return c11 ? (timed ? "mtx_timedlock" : "mtx_trylock") : timed ? "pthread_mutex_timedlock" : builtinName(b);
+    case Builtin::MutexUnlock: return c11 ? "mtx_unlock" : builtinName(b);
+    case Builtin::MutexDestroy: return c11 ? "mtx_destroy" : builtinName(b);
+    case Builtin::CondWait:
+        return c11 ? (timed ? "cnd_timedwait" : "cnd_wait") : timed ? "pthread_cond_timedwait" : builtinName(b);
+    case Builtin::CondSignal: return c11 ? "cnd_signal" : builtinName(b);
+    case Builtin::CondBroadcast: return c11 ? "cnd_broadcast" : builtinName(b);
+    case Builtin::CondDestroy: return c11 ? "cnd_destroy" : builtinName(b);
+    case Builtin::SemTryWait: return timed ? "sem_timedwait" : builtinName(b);
+    case Builtin::RwTryRdLock: return timed ? "pthread_rwlock_timedrdlock" : builtinName(b);
+    case Builtin::RwTryWrLock: return timed ? "pthread_rwlock_timedwrlock" : builtinName(b);
+    default: return builtinName(b);
+    }
+}
+
 report::SourceLocation Program::sourceLocation(uint32_t loc) const {
     report::SourceLocation r;
     sourceLocationInto(loc, r);

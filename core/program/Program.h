@@ -21,6 +21,10 @@ enum class Builtin : uint16_t {
 #include "core/program/Builtins.def"
 };
 const char* builtinName(Builtin b);
+struct Instr;
+// The name of the function a CallBuiltin was lowered from, for messages: its C11 <threads.h> or timed form where the
+// call site says so (kC11Call, kTimedCall; a clock* form shows as its timed* one), the builtin's name otherwise.
+const char* callName(const Instr& in);
 // In a CallBuiltin's imm: the call is C11's <threads.h> form of the pthread builtin — thrd_create(thr, func, arg)
 // has no attribute argument, thrd_join stores an int, mtx_init takes a type, mtx_trylock answers thrd_busy.
 inline constexpr uint64_t kC11Call = 1;

@@ -186,6 +186,8 @@ TEST(MutexDestroy, UsesOfADestroyedMutexAreMisusesUntilAnInit) {
     // One thread: the destroy is a step, and what follows it is checked all the same.
     const char* const src = R"(
         #include <pthread.h>
+        #include <threads.h>
+        #include <time.h>
         pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
         int main(void) {
             pthread_mutex_destroy(&m);
@@ -197,6 +199,11 @@ TEST(MutexDestroy, UsesOfADestroyedMutexAreMisusesUntilAnInit) {
             pthread_mutex_unlock(&m); // L:UNLOCK
         #elif defined(TWICE)
             pthread_mutex_destroy(&m); // L:TWICE
+        #elif defined(TIMED)
+            struct timespec ts = {0, 0};
+            pthread_mutex_timedlock(&m, &ts); // L:TIMED
+        #elif defined(C11)
+            mtx_lock((mtx_t *)&m); // L:C11
         #else
             pthread_mutex_init(&m, 0);
             pthread_mutex_lock(&m);
@@ -209,6 +216,9 @@ TEST(MutexDestroy, UsesOfADestroyedMutexAreMisusesUntilAnInit) {
         {"TRY", "pthread_mutex_trylock of a destroyed mutex `m`"},
         {"UNLOCK", "pthread_mutex_unlock of a destroyed mutex `m`"},
         {"TWICE", "pthread_mutex_destroy of a mutex destroyed already `m`"},
+        // Named as called (program::callName): the timed form of a try, C11's form of a lock.
+        {"TIMED", "pthread_mutex_timedlock of a destroyed mutex `m`"},
+        {"C11", "mtx_lock of a destroyed mutex `m`"},
     };
     for (const auto& [flag, message] : uses) {
         SCOPED_TRACE(flag);

@@ -168,6 +168,7 @@ TEST(SyncObjectDestroy, DestroyingABarrierOnceItsRoundIsCompleteIsAllowed) {
 const char* const kAfterTheJoins = R"(
     #include <pthread.h>
     #include <semaphore.h>
+    #include <time.h>
     sem_t s;
     pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
     pthread_barrier_t b;
@@ -191,6 +192,9 @@ const char* const kAfterTheJoins = R"(
         pthread_rwlock_destroy(&l); // L:again
     #elif defined(WAIT)
         sem_wait(&s); // L:wait
+    #elif defined(TIMED)
+        struct timespec ts = {0, 0};
+        sem_timedwait(&s, &ts); // L:timed
     #elif defined(RWLOCK)
         pthread_rwlock_wrlock(&l); // L:rwlock
     #elif defined(BARRIER)
@@ -233,6 +237,7 @@ TEST(SyncObjectDestroy, UsesOfADestroyedObjectAreMisusesUntilAnInit) {
     } cases[] = {
         {"-DAGAIN", "L:again", "pthread_rwlock_destroy of a reader-writer lock destroyed already `l`"},
         {"-DWAIT", "L:wait", "sem_wait of a destroyed semaphore `s`"}, // (its count is 0: enabled all the same)
+        {"-DTIMED", "L:timed", "sem_timedwait of a destroyed semaphore `s`"}, // (named as called: a try, timed)
         {"-DRWLOCK", "L:rwlock", "pthread_rwlock_wrlock of a destroyed reader-writer lock `l`"},
         {"-DBARRIER", "L:barrier", "pthread_barrier_wait of a destroyed barrier `b`"},
         {"-DLATER", "L:post", "sem_post of a destroyed semaphore `s`"},
