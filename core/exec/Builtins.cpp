@@ -407,11 +407,17 @@ bool Executor::callBuiltin(ThreadId t, const Instr& in) {
     case Builtin::RwTryRdLock:
     case Builtin::RwTryWrLock:
     case Builtin::RwUnlock: return callSyncBuiltin(t, in); // SyncBuiltins.cpp
-    case Builtin::CondInit: // a destroyed one is a condition variable again
-        // ... which qpor's replay of the condition variable's tree does not see (an init is no event): it hands the
-        // program over when other threads may be using it (QporExplorer::waitersAt; Executor::kCondReinit).
-        if (std::erase(condsDestroyed_, A(0)) && numThreads() > 1) syncUse_ |= kCondReinit;
-        return done(0);
+    case Builtin::CondInit:
+        // Once another thread exists, its waits and signals may come before or after this: an event, as a mutex's
+        // init (MutexInit), performed by initCond.
+        if (numThreads() > 1) {
+            Event ev;
+            ev.kind = EventKind::SyncInit;
+            ev.addr = A(0);
+            ev.value2 = Event::kCond;
+            return pending(ev);
+        }
+        return initCond(t, A(0), program::callName(in)) && done(0);
     case Builtin::CondDestroy:
         if (!othersJoinedBy(t)) return lateDestroy(Event::kCond); // as a mutex's (MutexDestroy)
         return destroyCond(t, A(0), program::callName(in)) && done(0);
@@ -733,6 +739,9 @@ void Executor::performBuiltin(ThreadId t, const Instr& in, uint32_t choice, Even
         return finish(0);
     case Builtin::CondDestroy:
         if (!destroyCond(t, A(0), program::callName(in))) return;
+        return finish(0);
+    case Builtin::CondInit: // late: an event (callBuiltin)
+        if (!initCond(t, A(0), program::callName(in))) return;
         return finish(0);
     case Builtin::MutexInit: { // late: an event (callBuiltin)
         auto it = mutexes_.find(A(0));

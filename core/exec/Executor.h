@@ -207,9 +207,6 @@ public:
         // pthread_once or call_once: a mutex's lock and unlock on the once object, with the flag in its word
         // read and written by the thread that holds it — bytes no event accesses (SyncBuiltins.cpp, Builtin::Once).
         kUsesOnce = 32,
-        // pthread_cond_init of a destroyed condition variable once a thread was created: the init is no event, so
-        // qpor's replay of the condition variable's tree (QporExplorer::waitersAt) would not see it.
-        kCondReinit = 64,
         // sem_destroy, pthread_rwlock_destroy or pthread_barrier_destroy while a thread the caller has not joined
         // exists (an event), or a thread created while such an object is destroyed (by a step): qpor's derivation of
         // the object's state at a history (syncCountAt) knows no destroy.
@@ -323,6 +320,7 @@ private:
     bool othersJoinedBy(ThreadId t) const;
     bool usableMutex(ThreadId t, uint64_t addr, const char* op);
     bool destroyCond(ThreadId t, uint64_t addr, const char* fn);
+    bool initCond(ThreadId t, uint64_t addr, const char* fn);
     bool usableCond(ThreadId t, uint64_t addr, const char* op);
     // sem_destroy, pthread_rwlock_destroy, pthread_barrier_destroy (b) of the object at addr, and an operation b of
     // such an object, which must not be destroyed (SyncBuiltins.cpp). False when it failed the thread.

@@ -382,6 +382,19 @@ bool Executor::destroyCond(ThreadId t, uint64_t addr, const char* fn) {
     return true;
 }
 
+// pthread_cond_init: a destroyed condition variable is one again. Initialising one threads wait on is a misuse
+// (POSIX leaves it undefined: the waiters would wait on a condition variable that no longer counts them). False when
+// it failed the thread.
+bool Executor::initCond(ThreadId t, uint64_t addr, const char* fn) {
+    if (auto it = condWaiters_.find(addr); it != condWaiters_.end() && !it->second.empty()) {
+        fail(t, report::ErrorKind::PthreadMisuse,
+             std::string(fn) + " of a condition variable threads wait on `" + memory_.describe(addr) + "`");
+        return false;
+    }
+    std::erase(condsDestroyed_, addr);
+    return true;
+}
+
 bool Executor::usableCond(ThreadId t, uint64_t addr, const char* op) {
     if (std::find(condsDestroyed_.begin(), condsDestroyed_.end(), addr) == condsDestroyed_.end()) return true;
     fail(t, report::ErrorKind::PthreadMisuse,

@@ -228,6 +228,7 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
     // stops its thread): what the critical sections before it did stays ordered before the next acquire, so its
     // clock joins theirs, as a post's does.
     case EventKind::SyncInit:
+        if (e.value2 == model::Event::kCond) return false; // a condition variable's orders nothing (as its waits)
         if (e.value2 == model::Event::kSemaphore) {
             release(e.addr);
             return false;
@@ -243,7 +244,7 @@ bool RaceDetector::onEvent(const model::Event& e, uint32_t index) {
              ++it)
             replace(it->second);
         return false;
-    // A mutex's destruction orders nothing: a lock after it is a misuse that stops its thread.
+    // A destruction orders nothing: an operation after it is a misuse that stops its thread.
     case EventKind::SyncDestroy: return false;
     case EventKind::ThreadCreate: {
         Clock parent = c;

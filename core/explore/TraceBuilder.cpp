@@ -44,12 +44,13 @@ const char* syncDestroyName(const Event& e) {
     }
 }
 
-// A SyncInit's name in a trace: the function's (one event kind for the four objects).
+// A SyncInit's name in a trace: the function's (one event kind for the five objects).
 const char* syncInitName(const Event& e) {
     switch (e.value2) {
     case model::Event::kRwLock: return "rwlock_init";
     case model::Event::kBarrier: return "barrier_init";
     case model::Event::kMutex: return "mutex_init";
+    case model::Event::kCond: return "cond_init";
     default: return "sem_init";
     }
 }
@@ -203,7 +204,7 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         if (e.kind == EventKind::SyncDestroy) s.operation = syncDestroyName(e);
         // Computed once per step (the step and its graph node both show it), and only for an event on an object
         // (a create, join, exit or nondet names none): describing an address is a good part of a step's cost.
-        if (e.isMemory() || e.isMutexOp() || e.isSyncObjectOp() || e.isMutexInit() ||
+        if (e.isMemory() || e.isMutexOp() || e.isSyncObjectOp() || e.kind == EventKind::SyncInit ||
             e.kind == EventKind::SyncDestroy || e.kind == EventKind::CondSignal || e.kind == EventKind::CondBroadcast)
             s.variable = names.of(e.addr);
         if (e.kind == EventKind::Read || e.kind == EventKind::Write || e.kind == EventKind::Rmw || e.kind == EventKind::Nondet)
@@ -299,6 +300,7 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
             break;
         // A late initialisation sets the state the next operation finds, as a release (the race detector's reading).
         case EventKind::SyncInit:
+            if (e.value2 == model::Event::kCond) break; // (as the race detector: it orders nothing)
             lastUnlock[e.addr] = uint32_t(i);
             if (e.value2 == model::Event::kRwLock) lastUnlock[e.addr + 1] = uint32_t(i);
             break;

@@ -50,13 +50,14 @@ bool dependent(const Event& a, const Event& b) {
         const bool releases = other.kind == EventKind::CondWait && other.addr2 == life.addr; // the wait's mutex
         return other.isMutexOp() && (other.addr == life.addr || releases);
     }
-    // A condition variable's destruction: with its waits (one that waits makes it a misuse), signals and broadcasts.
-    if (a.isCondDestroy() || b.isCondDestroy()) {
-        const Event& d = a.isCondDestroy() ? a : b;
-        const Event& other = &d == &a ? b : a;
+    // A condition variable's initialisation or destruction: with its waits (one that waits makes either a misuse),
+    // signals, broadcasts, inits and destroys.
+    if (a.isCondLifecycle() || b.isCondLifecycle()) {
+        const Event& life = a.isCondLifecycle() ? a : b;
+        const Event& other = &life == &a ? b : a;
         const bool condOp = other.kind == EventKind::CondWait || other.kind == EventKind::CondSignal ||
-                            other.kind == EventKind::CondBroadcast || other.isCondDestroy();
-        return condOp && other.addr == d.addr;
+                            other.kind == EventKind::CondBroadcast || other.isCondLifecycle();
+        return condOp && other.addr == life.addr;
     }
     if (a.isSyncObjectLifecycle() || b.isSyncObjectLifecycle()) { // a semaphore's, lock's or barrier's
         const Event& life = a.isSyncObjectLifecycle() ? a : b;

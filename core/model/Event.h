@@ -86,12 +86,11 @@ struct Event {
         return kind == EventKind::RwLock || kind == EventKind::RwTryLock || kind == EventKind::RwUnlock;
     }
     // SyncInit's and SyncDestroy's value2: which kind of object it initialises or destroys.
-    static constexpr uint64_t kSemaphore = 0, kRwLock = 1, kBarrier = 2, kMutex = 3, kCond = 4; // (kCond: destroys)
+    static constexpr uint64_t kSemaphore = 0, kRwLock = 1, kBarrier = 2, kMutex = 3, kCond = 4;
     // The initialisation or destruction of a semaphore, reader-writer lock or barrier once other threads exist: it
     // sets or ends the object's whole state.
     bool isSyncObjectLifecycle() const {
-        return (kind == EventKind::SyncInit && value2 != kMutex) ||
-               (kind == EventKind::SyncDestroy && value2 != kMutex && value2 != kCond);
+        return (kind == EventKind::SyncInit || kind == EventKind::SyncDestroy) && value2 <= kBarrier;
     }
     // An operation on a semaphore, reader-writer lock or barrier, or its initialisation or destruction.
     bool isSyncObjectOp() const { return isSemaphoreOp() || isRwLockOp() || isBarrierOp() || isSyncObjectLifecycle(); }
@@ -100,6 +99,10 @@ struct Event {
     // A mutex's initialisation or destruction once other threads exist: it sets or ends the mutex's whole state.
     bool isMutexLifecycle() const { return isMutexInit() || isMutexDestroy(); }
     bool isCondDestroy() const { return kind == EventKind::SyncDestroy && value2 == kCond; }
+    // A condition variable's initialisation or destruction once other threads exist.
+    bool isCondLifecycle() const {
+        return (kind == EventKind::SyncInit || kind == EventKind::SyncDestroy) && value2 == kCond;
+    }
 
 private:
     // [lo, hi) widened to its whole object (the address with its offset bits cleared: kObjectShift).

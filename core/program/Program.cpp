@@ -28,6 +28,7 @@ const char* callName(const Instr& in) {
     case Builtin::CondSignal: return c11 ? "cnd_signal" : builtinName(b);
     case Builtin::CondBroadcast: return c11 ? "cnd_broadcast" : builtinName(b);
     case Builtin::CondDestroy: return c11 ? "cnd_destroy" : builtinName(b);
+    case Builtin::CondInit: return c11 ? "cnd_init" : builtinName(b);
     case Builtin::SemTryWait: return timed ? "sem_timedwait" : builtinName(b);
     case Builtin::RwTryRdLock: return timed ? "pthread_rwlock_timedrdlock" : builtinName(b);
     case Builtin::RwTryWrLock: return timed ? "pthread_rwlock_timedwrlock" : builtinName(b);

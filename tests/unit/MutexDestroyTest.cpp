@@ -4,7 +4,8 @@
 // destroyed already, and locking, trying or unlocking a destroyed one, are misuses (POSIX leaves them undefined), as
 // are destroying a condition variable a thread waits on and waiting on or signalling a destroyed one; an init makes
 // either usable again. Before, the destroy ran inside its thread's step: a worker's lock (wait) was never placed after
-// it, and a program that destroys a mutex its worker still locks was called safe.
+// it, and a program that destroys a mutex its worker still locks was called safe. pthread_cond_init once a thread
+// exists is an event too (CondInit below).
 #include <gtest/gtest.h>
 
 #include "tests/unit/ExecTestUtil.h"
@@ -295,9 +296,10 @@ TEST(CondDestroy, DestroyWhileAWorkerMayWaitIsOrderedWithTheWait) {
     EXPECT_EQ(checkSource(kCondDestroyedEarly, fixed).verdict, Verdict::Safe);
 }
 
-TEST(CondDestroy, InitialisedAgainWhileThreadsExistIsHandedToDfsByQpor) {
+TEST(CondDestroy, InitialisedAgainWhileThreadsExistIsANodeOfItsTreeForQpor) {
     // A worker waits for `ready`; main destroys the condition variable (an event: the worker is not joined), then
-    // initialises it again — a step, which qpor's replay of the condition variable's tree would not see.
+    // initialises it again — an event too (a thread exists), a node of the condition variable's tree for qpor, as the
+    // destroy (before, the init was a step qpor's replay of the tree did not see, and qpor handed the program over).
     const char* const src = R"(
         #include <pthread.h>
         pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
@@ -305,14 +307,14 @@ TEST(CondDestroy, InitialisedAgainWhileThreadsExistIsHandedToDfsByQpor) {
         int ready;
         void *worker(void *a) {
             pthread_mutex_lock(&m);
-            while (!ready) pthread_cond_wait(&c, &m);
+            while (!ready) pthread_cond_wait(&c, &m); // L:wait
             pthread_mutex_unlock(&m);
             return a;
         }
         int main(void) {
             pthread_t t;
             pthread_create(&t, 0, worker, 0);
-            pthread_cond_destroy(&c);
+            pthread_cond_destroy(&c); // L:destroy
             pthread_cond_init(&c, 0);
             pthread_mutex_lock(&m);
             ready = 1;
@@ -322,11 +324,67 @@ TEST(CondDestroy, InitialisedAgainWhileThreadsExistIsHandedToDfsByQpor) {
             return 0;
         })";
     const auto r = checkSource(src);
-    // Where the worker waits at the destroy, main stops there (a misuse); otherwise the worker's wait, if it comes
-    // after the destroy and before the init, is one.
-    const auto* e = findError(r, ErrorKind::PthreadMisuse);
+    // Where the worker waits at the destroy, main stops there; a wait between the destroy and the init is a misuse.
+    ASSERT_NE(expectMisuseAt(r, src, "L:destroy", "pthread_cond_destroy of a condition variable threads wait on `c`"),
+              nullptr);
+    ASSERT_NE(expectMisuseAt(r, src, "L:wait", "pthread_cond_wait on a destroyed condition variable `c`"), nullptr);
+    ASSERT_TRUE(r.stats.mazurkiewiczTraces);
+    expectQporAgreesWithDfs(src, r, *r.stats.mazurkiewiczTraces, {"optimal", "sdpor"});
+}
+
+// pthread_cond_init once a thread exists (Events.def, SyncInit of Event::kCond): an event dependent with the
+// condition variable's waits, signals, inits and destroys. Hand-derived: the worker's wait (ready is 0 until main's
+// section) comes before the init — the init of a condition variable a thread waits on is a misuse — or after it,
+// with main's section after the wait (the signal wakes it) or before the worker's section (no wait): 3 traces.
+const char* const kCondInitLate = R"(
+    #include <pthread.h>
+    pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t c;
+    int ready;
+    void *worker(void *a) {
+        pthread_mutex_lock(&m);
+        while (!ready) pthread_cond_wait(&c, &m);
+        pthread_mutex_unlock(&m);
+        return a;
+    }
+    int main(void) {
+        pthread_t t;
+    #ifdef EARLY
+        pthread_cond_init(&c, 0);
+    #endif
+        pthread_create(&t, 0, worker, 0);
+    #ifndef EARLY
+        pthread_cond_init(&c, 0); // L:init
+    #endif
+        pthread_mutex_lock(&m);
+        ready = 1;
+        pthread_cond_signal(&c);
+        pthread_mutex_unlock(&m);
+        pthread_join(t, 0);
+        return 0;
+    })";
+
+TEST(CondInit, OnceAThreadExistsItIsOrderedWithTheWaits) {
+    const auto r = checkSource(kCondInitLate);
+    EXPECT_EQ(r.verdict, Verdict::Error);
+    ASSERT_EQ(r.errors.size(), 1u);
+    const auto* e =
+        expectMisuseAt(r, kCondInitLate, "L:init", "pthread_cond_init of a condition variable threads wait on `c`");
     ASSERT_NE(e, nullptr);
-    expectHandedToDfs(src, "qpor", "destroyed and initialised again", r);
+    const std::vector<std::string> ops = operations(*e);
+    EXPECT_NE(std::find(ops.begin(), ops.end(), "cond_wait"), ops.end());
+    ASSERT_TRUE(r.stats.mazurkiewiczTraces);
+    EXPECT_EQ(*r.stats.mazurkiewiczTraces, 3u);
+    EXPECT_EQ(r.stats.finalStates, 1u);
+    expectQporAgreesWithDfs(kCondInitLate, r, 3);
+    expectHandedToDfs(kCondInitLate, "vhb", "condition variable initialised once other threads exist", r);
+    // Before the create it is a step: the two sections in either order, safe.
+    Options early;
+    early.flags = {"-DEARLY"};
+    const auto s = checkSource(kCondInitLate, early);
+    EXPECT_EQ(s.verdict, Verdict::Safe);
+    ASSERT_TRUE(s.stats.mazurkiewiczTraces);
+    EXPECT_EQ(*s.stats.mazurkiewiczTraces, 2u);
 }
 
 } // namespace

@@ -96,13 +96,14 @@ struct GeneratorFlags {
     // ... and a thread-specific data key k0 that main creates first, with a destructor that adds to a1 and to x0
     // (unlocked: its runs race with each other and with the workers); workers set and read their value.
     bool keys = false;
-    // Main initialises the semaphores and the barrier (with those flags), and the mutexes again (without
-    // mutexTypes: a normal mutex's init leaves it as its static initialiser did), right after creating the first
-    // worker, which may already operate on them (a late initialisation is an event: Events.def, SyncInit).
+    // Main initialises the semaphores and the barrier (with those flags), and the mutexes and the condition variable
+    // again (without mutexTypes: a normal mutex's init leaves it as its static initialiser did), right after creating
+    // the first worker, which may already operate on them (a late initialisation is an event: Events.def, SyncInit).
     bool lateInit = false;
-    // Main destroys each mutex (and with condVars the condition variable): right after creating the first worker
-    // (an event, dependent with the workers' operations on it: a misuse where it is held or waited on, and any use
-    // after it is one) or at its end, after its joins (no event when it has joined every worker: othersJoinedBy).
+    // Main destroys each mutex (and with condVars the condition variable, sometimes initialising it again at once):
+    // right after creating the first worker (an event, dependent with the workers' operations on it: a misuse where
+    // it is held or waited on, and any use after it is one) or at its end, after its joins (no event when it has
+    // joined every worker: othersJoinedBy).
     bool lateDestroy = false;
 };
 
@@ -562,6 +563,7 @@ struct Generator {
         if (flags.barriers) inits.push_back("  pthread_barrier_init(&b0, 0, " + std::to_string(threads) + ");");
         if (flags.lateInit && !flags.mutexTypes)
             for (int m = 0; m < mutexes; ++m) inits.push_back("  pthread_mutex_init(&m" + std::to_string(m) + ", 0);");
+        if (flags.lateInit && flags.condVars) inits.push_back("  pthread_cond_init(&cv, 0);");
         if (!flags.lateInit)
             for (const std::string& l : inits) emit(l);
         if (flags.keys) emit("  pthread_key_create(&k0, kd);");
@@ -580,7 +582,8 @@ struct Generator {
                     }
                 if (flags.condVars && pick(3) == 0) {
                     emit("  pthread_cond_destroy(&cv);");
-                    destroyed.push_back(-1); // the condition variable
+                    if (pick(2)) emit("  pthread_cond_init(&cv, 0);"); // usable again (an event too)
+                    else destroyed.push_back(-1); // the condition variable
                 }
             }
         }

@@ -117,7 +117,9 @@ void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out)
     case EventKind::SyncInit:
     case EventKind::SyncDestroy: // ... and its destruction: the mutex is free after it (a lock there is a misuse)
         if (l.isMutexLifecycle()) push({l.addr, ResKind::Mutex}, Mode::Sync);
-        if (l.isCondDestroy()) push({l.addr, ResKind::Cond}, Mode::Sync); // (a wait or signal after it: a misuse)
+        // A condition variable's: a node of its tree that leaves no waiter (with one, either is a misuse that fails
+        // its thread: waitersAt skips it); a wait or signal after a destroy is a misuse.
+        if (l.isCondLifecycle()) push({l.addr, ResKind::Cond}, Mode::Sync);
         break;
     case EventKind::CondWait: // two resources of different kinds: never the same
         push({l.addr, ResKind::Cond}, Mode::Sync);
@@ -217,11 +219,10 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
     std::vector<UEvent*>& en = node.en; // in place: the child reuses it (reusableEnabled)
     // Before such an object's operation is made an event (or a blocked one a placement).
     using exec::Executor;
-    if (const uint8_t use = ex_.syncUse(); use & (Executor::kSyncInitLate | Executor::kBarrierRoundsVary |
-                                                  Executor::kCondReinit | Executor::kSyncDestroyLate)) {
+    if (const uint8_t use = ex_.syncUse();
+        use & (Executor::kSyncInitLate | Executor::kBarrierRoundsVary | Executor::kSyncDestroyLate)) {
         unsupported_ = use & Executor::kSyncInitLate      ? kSyncInitLate
                        : use & Executor::kSyncDestroyLate ? kSyncDestroyLate
-                       : use & Executor::kCondReinit      ? kCondReinit
                                                           : kBarrierRoundsVary;
         return en;
     }

@@ -215,9 +215,6 @@ private:
     static constexpr const char* kSyncDestroyLate =
         "a semaphore, reader-writer lock or barrier destroyed while threads that may use it run: qpor derives its "
         "state at a history from its initialisation and operations";
-    static constexpr const char* kCondReinit =
-        "a condition variable destroyed and initialised again after the first thread was created: its "
-        "initialisation is no event, and qpor derives its waiters at a history from its events";
     static constexpr const char* kSyncWritten =
         "a semaphore, reader-writer lock or barrier whose bytes a plain access or an atomic section changed: qpor "
         "derives its state from its own operations";

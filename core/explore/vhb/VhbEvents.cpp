@@ -251,7 +251,9 @@ std::optional<SymEvent> VhbExplorer::symbolic(const Event& e) {
     case EventKind::SyncInit:
         // A mutex's (once other threads exist) is not an unlock's write: where the mutex is held it is a misuse
         // that stops its thread, which a class's values do not tell (its realisation would not replay).
-        setLimit(e.isMutexInit() ? "a mutex initialised once other threads exist" : kSyncObjectsLimit);
+        setLimit(e.isMutexInit()  ? "a mutex initialised once other threads exist"
+                 : e.isCondLifecycle() ? "a condition variable initialised once other threads exist"
+                                       : kSyncObjectsLimit);
         return std::nullopt;
     case EventKind::SyncDestroy: // as a late init: a misuse where the mutex is held, and every use after it
         setLimit(e.isCondDestroy()    ? "a condition variable destroyed once other threads exist"
