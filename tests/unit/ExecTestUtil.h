@@ -78,11 +78,14 @@ inline std::vector<std::string> operations(const report::ErrorReport& e) {
 
 // qpor in each mode explores `src` itself and finds what dfs found (`dfs`: the same error kinds and as many distinct
 // errors) in `executions` maximal configurations, blocked ones included — one per trace: no SSB under `optimal`.
+// `flags`: the compiler flags dfs's check had.
 inline void expectQporAgreesWithDfs(const std::string& src, const report::CheckResult& dfs, uint64_t executions,
-                                    std::initializer_list<const char*> modes = {"optimal", "k1", "sdpor"}) {
+                                    std::initializer_list<const char*> modes = {"optimal", "k1", "sdpor"},
+                                    const std::vector<std::string>& flags = {}) {
     for (const char* alt : modes) {
         SCOPED_TRACE(alt);
         Options o = withAlgorithm("qpor");
+        o.flags = flags;
         o.explore.alt = alt;
         const report::CheckResult q = checkSource(src, o);
         EXPECT_EQ(q.algorithm, "qpor");

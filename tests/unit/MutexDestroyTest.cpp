@@ -296,42 +296,6 @@ TEST(CondDestroy, DestroyWhileAWorkerMayWaitIsOrderedWithTheWait) {
     EXPECT_EQ(checkSource(kCondDestroyedEarly, fixed).verdict, Verdict::Safe);
 }
 
-TEST(CondDestroy, InitialisedAgainWhileThreadsExistIsANodeOfItsTreeForQpor) {
-    // A worker waits for `ready`; main destroys the condition variable (an event: the worker is not joined), then
-    // initialises it again — an event too (a thread exists), a node of the condition variable's tree for qpor, as the
-    // destroy (before, the init was a step qpor's replay of the tree did not see, and qpor handed the program over).
-    const char* const src = R"(
-        #include <pthread.h>
-        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-        pthread_cond_t c = PTHREAD_COND_INITIALIZER;
-        int ready;
-        void *worker(void *a) {
-            pthread_mutex_lock(&m);
-            while (!ready) pthread_cond_wait(&c, &m); // L:wait
-            pthread_mutex_unlock(&m);
-            return a;
-        }
-        int main(void) {
-            pthread_t t;
-            pthread_create(&t, 0, worker, 0);
-            pthread_cond_destroy(&c); // L:destroy
-            pthread_cond_init(&c, 0);
-            pthread_mutex_lock(&m);
-            ready = 1;
-            pthread_cond_signal(&c);
-            pthread_mutex_unlock(&m);
-            pthread_join(t, 0);
-            return 0;
-        })";
-    const auto r = checkSource(src);
-    // Where the worker waits at the destroy, main stops there; a wait between the destroy and the init is a misuse.
-    ASSERT_NE(expectMisuseAt(r, src, "L:destroy", "pthread_cond_destroy of a condition variable threads wait on `c`"),
-              nullptr);
-    ASSERT_NE(expectMisuseAt(r, src, "L:wait", "pthread_cond_wait on a destroyed condition variable `c`"), nullptr);
-    ASSERT_TRUE(r.stats.mazurkiewiczTraces);
-    expectQporAgreesWithDfs(src, r, *r.stats.mazurkiewiczTraces, {"optimal", "sdpor"});
-}
-
 // pthread_cond_init once a thread exists (Events.def, SyncInit of Event::kCond): an event dependent with the
 // condition variable's waits, signals, inits and destroys. Hand-derived: the worker's wait (ready is 0 until main's
 // section) comes before the init — the init of a condition variable a thread waits on is a misuse — or after it,
@@ -339,11 +303,11 @@ TEST(CondDestroy, InitialisedAgainWhileThreadsExistIsANodeOfItsTreeForQpor) {
 const char* const kCondInitLate = R"(
     #include <pthread.h>
     pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-    pthread_cond_t c;
+    pthread_cond_t c = PTHREAD_COND_INITIALIZER;
     int ready;
     void *worker(void *a) {
         pthread_mutex_lock(&m);
-        while (!ready) pthread_cond_wait(&c, &m);
+        while (!ready) pthread_cond_wait(&c, &m); // L:wait
         pthread_mutex_unlock(&m);
         return a;
     }
@@ -353,6 +317,9 @@ const char* const kCondInitLate = R"(
         pthread_cond_init(&c, 0);
     #endif
         pthread_create(&t, 0, worker, 0);
+    #ifdef DESTROY
+        pthread_cond_destroy(&c); // L:destroy
+    #endif
     #ifndef EARLY
         pthread_cond_init(&c, 0); // L:init
     #endif
@@ -385,6 +352,23 @@ TEST(CondInit, OnceAThreadExistsItIsOrderedWithTheWaits) {
     EXPECT_EQ(s.verdict, Verdict::Safe);
     ASSERT_TRUE(s.stats.mazurkiewiczTraces);
     EXPECT_EQ(*s.stats.mazurkiewiczTraces, 2u);
+}
+
+// -DDESTROY: main destroys the condition variable (an event: the worker is not joined), then initialises it again —
+// a node of the condition variable's tree for qpor, as the destroy (before, the init was a step qpor's replay of the
+// tree did not see, and qpor handed the program over).
+TEST(CondDestroy, InitialisedAgainWhileThreadsExistIsANodeOfItsTreeForQpor) {
+    Options o;
+    o.flags = {"-DDESTROY"};
+    const auto r = checkSource(kCondInitLate, o);
+    // Where the worker waits at the destroy, main stops there; a wait between the destroy and the init is a misuse.
+    ASSERT_NE(expectMisuseAt(r, kCondInitLate, "L:destroy",
+                             "pthread_cond_destroy of a condition variable threads wait on `c`"),
+              nullptr);
+    ASSERT_NE(expectMisuseAt(r, kCondInitLate, "L:wait", "pthread_cond_wait on a destroyed condition variable `c`"),
+              nullptr);
+    ASSERT_TRUE(r.stats.mazurkiewiczTraces);
+    expectQporAgreesWithDfs(kCondInitLate, r, *r.stats.mazurkiewiczTraces, {"optimal", "sdpor"}, o.flags);
 }
 
 } // namespace
