@@ -110,13 +110,16 @@ inline void expectHandedToDfs(const std::string& src, const std::string& algorit
 }
 
 // The pthread_misuse error at the line marked `marker` (there may be others elsewhere), whose message must be
-// `message`: returns it for further checks, null after failing the test.
+// `message` and which comes with a trace (the verdict is then an error): returns it for further checks, null after
+// failing the test.
 inline const report::ErrorReport* expectMisuseAt(const report::CheckResult& r, const std::string& src,
                                                  const std::string& marker, const std::string& message) {
+    EXPECT_EQ(r.verdict, Verdict::Error);
     const uint32_t line = lineOf(src, marker);
     for (const auto& e : r.errors)
         if (e.kind == ErrorKind::PthreadMisuse && e.location.line == line) {
             EXPECT_EQ(e.message, message);
+            EXPECT_FALSE(e.trace.empty()) << "an error comes with a trace";
             return &e;
         }
     ADD_FAILURE() << "no misuse at the line marked " << marker;

@@ -68,8 +68,7 @@ TEST(MutexDestroy, DestroyBeforeTheJoinIsOrderedWithTheWorkersLockAndUnlock) {
 }
 
 TEST(MutexDestroy, DestroyAfterJoiningEveryWorkerIsNoEvent) {
-    Options o;
-    o.flags = {"-DJOINED"};
+    const Options o = withFlag("-DJOINED");
     const auto r = checkSource(kDestroyBeforeJoin, o);
     expectCompleteExploration(r, Verdict::Safe, {}, 1, 1);
     ASSERT_TRUE(r.stats.mazurkiewiczTraces);
@@ -79,11 +78,7 @@ TEST(MutexDestroy, DestroyAfterJoiningEveryWorkerIsNoEvent) {
     without.replace(without.find("pthread_mutex_destroy(&m);"), std::string("pthread_mutex_destroy(&m);").size(), "");
     EXPECT_EQ(r.stats.events, checkSource(without, o).stats.events);
     // vhb explores it itself (no event it hands over).
-    const auto v = checkSource(kDestroyBeforeJoin, [&] {
-        Options w = withAlgorithm("vhb");
-        w.flags = {"-DJOINED"};
-        return w;
-    }());
+    const auto v = checkSource(kDestroyBeforeJoin, withFlag("-DJOINED", "vhb"));
     EXPECT_EQ(v.algorithm, "vhb");
     EXPECT_EQ(v.verdict, Verdict::Safe);
 }
@@ -108,9 +103,7 @@ TEST(MutexDestroy, ALockThatFailedLeavesTheMutexFreeForTheNext) {
             return 0;
         })";
     const auto r = checkSource(src);
-    const auto* e = expectError(r, ErrorKind::PthreadMisuse, lineOf(src, "L:lock"));
-    ASSERT_NE(e, nullptr);
-    EXPECT_EQ(e->message, "pthread_mutex_lock of a destroyed mutex `m`");
+    ASSERT_NE(expectMisuseAt(r, src, "L:lock", "pthread_mutex_lock of a destroyed mutex `m`"), nullptr);
     ASSERT_TRUE(r.stats.mazurkiewiczTraces);
     EXPECT_EQ(*r.stats.mazurkiewiczTraces, 6u);
     expectQporAgreesWithDfs(src, r, 6, {"optimal", "sdpor"});
@@ -223,12 +216,7 @@ TEST(MutexDestroy, UsesOfADestroyedMutexAreMisusesUntilAnInit) {
     };
     for (const auto& [flag, message] : uses) {
         SCOPED_TRACE(flag);
-        Options o;
-        o.flags = {"-D" + flag};
-        const auto r = checkSource(src, o);
-        const auto* e = expectError(r, ErrorKind::PthreadMisuse, lineOf(src, "L:" + flag));
-        ASSERT_NE(e, nullptr);
-        EXPECT_EQ(e->message, message);
+        expectMisuseAt(checkSource(src, withFlag("-D" + flag)), src, "L:" + flag, message);
     }
     // Initialised again, it is a mutex like any other.
     expectCompleteExploration(checkSource(src), Verdict::Safe, {}, 1, 1);
@@ -291,9 +279,7 @@ TEST(CondDestroy, DestroyWhileAWorkerMayWaitIsOrderedWithTheWait) {
     ASSERT_TRUE(r.stats.mazurkiewiczTraces);
     // qpor: the destroy is a node of the condition variable's tree; one execution per trace, the same errors.
     expectQporAgreesWithDfs(kCondDestroyedEarly, r, *r.stats.mazurkiewiczTraces, {"optimal"});
-    Options fixed;
-    fixed.flags = {"-DFIXED"};
-    EXPECT_EQ(checkSource(kCondDestroyedEarly, fixed).verdict, Verdict::Safe);
+    EXPECT_EQ(checkSource(kCondDestroyedEarly, withFlag("-DFIXED")).verdict, Verdict::Safe);
 }
 
 // pthread_cond_init once a thread exists (Events.def, SyncInit of Event::kCond): an event dependent with the
@@ -346,9 +332,7 @@ TEST(CondInit, OnceAThreadExistsItIsOrderedWithTheWaits) {
     expectQporAgreesWithDfs(kCondInitLate, r, 3);
     expectHandedToDfs(kCondInitLate, "vhb", "condition variable initialised once other threads exist", r);
     // Before the create it is a step: the two sections in either order, safe.
-    Options early;
-    early.flags = {"-DEARLY"};
-    const auto s = checkSource(kCondInitLate, early);
+    const auto s = checkSource(kCondInitLate, withFlag("-DEARLY"));
     EXPECT_EQ(s.verdict, Verdict::Safe);
     ASSERT_TRUE(s.stats.mazurkiewiczTraces);
     EXPECT_EQ(*s.stats.mazurkiewiczTraces, 2u);
@@ -358,8 +342,7 @@ TEST(CondInit, OnceAThreadExistsItIsOrderedWithTheWaits) {
 // a node of the condition variable's tree for qpor, as the destroy (before, the init was a step qpor's replay of the
 // tree did not see, and qpor handed the program over).
 TEST(CondDestroy, InitialisedAgainWhileThreadsExistIsANodeOfItsTreeForQpor) {
-    Options o;
-    o.flags = {"-DDESTROY"};
+    const Options o = withFlag("-DDESTROY");
     const auto r = checkSource(kCondInitLate, o);
     // Where the worker waits at the destroy, main stops there; a wait between the destroy and the init is a misuse.
     ASSERT_NE(expectMisuseAt(r, kCondInitLate, "L:destroy",

@@ -19,6 +19,13 @@ inline Options withAlgorithm(std::string algorithm) {
     return o;
 }
 
+// The options with this compiler flag (a -D selecting a variant of a test's program) and this explorer.
+inline Options withFlag(std::string flag, std::string algorithm = "dfs") {
+    Options o = withAlgorithm(std::move(algorithm));
+    o.flags = {std::move(flag)};
+    return o;
+}
+
 // Compiles and explores `source` (named test.c). Fails the current test if it does not compile.
 report::CheckResult checkSource(const std::string& source, const Options& o = {});
 // The compile/lower failure for a source that must not compile.
