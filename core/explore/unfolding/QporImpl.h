@@ -1,6 +1,6 @@
 #pragma once
-// Internal to the qpor explorer: Qpor.cpp (Alg. 1 driver), Extensions.cpp (ex(C): en(C) and cex(C)),
-// Alternatives.cpp (Alt via the comb).
+// Internal to the qpor explorer: Qpor.cpp (Alg. 1 driver), Extensions.cpp (ex(C): en(C), blocked threads),
+// Placements.cpp (cex(C): actions placed at earlier histories), Alternatives.cpp (Alt via the comb).
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -386,6 +386,7 @@ private:
         scratch_ = std::make_unique<exec::Executor>(prog_, opts_.exec);
         scratch_->adoptThreadIds(ex_);
     }
+    // Placements.cpp (cex(C)), but for blockedPlacements, accessesFor/accessesInto and describePending (Extensions.cpp)
     void addConflictingExtensions(UEvent* e);
     void earlierPlacements(UEvent* e);
     struct PlacementOption {

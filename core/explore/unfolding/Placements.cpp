@@ -1,0 +1,504 @@
+// cex(C), the conflicting extensions of C (Alg. 1, line 5), computed incrementally as C grows: when e joins C, the
+// conflicting extensions it creates are (1) e's own action placed earlier in one of its resource trees — cexp
+// (Alg. 1, lines 14-25) generalised from mutexes to condition variables and memory words — and (2) when e writes a
+// word, every read of that word in C placed after e (it then reads e's value). makeEvent names the event of an
+// action at a history given by its anchors. DESIGN.md argues why nothing else is needed.
+#include <algorithm>
+#include <optional>
+
+#include "core/explore/unfolding/QporImpl.h"
+
+namespace skein::explore::unfolding {
+
+using model::EventKind;
+
+// ---- ReaderGroups -----------------------------------------------------------------------------------------------
+
+void ReaderGroups::clear() {
+    evs_.clear();
+    bounds_.assign(1, 0);
+}
+
+void ReaderGroups::add(UEvent* r) { evs_.push_back(r); }
+
+void ReaderGroups::group() {
+    // A handful of reads, each thread's in program order (the order of C): a stable insertion sort by thread.
+    for (size_t i = 1; i < evs_.size(); ++i)
+        for (size_t j = i; j > 0 && evs_[j - 1]->thread > evs_[j]->thread; --j) std::swap(evs_[j - 1], evs_[j]);
+    bounds_.assign(1, 0);
+    for (size_t i = 1; i <= evs_.size(); ++i)
+        if (i == evs_.size() || evs_[i]->thread != evs_[i - 1]->thread) bounds_.push_back(uint32_t(i));
+}
+
+template <class Skip>
+void ReaderGroups::readersOf(const Frontier& F, const Resource& word, const UEvent* w, ThreadId self, Skip skip) {
+    clear();
+    for (UEvent* r : F.readsOf(word))
+        if (r->thread != self && r->access(word)->parent == w && !skip(r)) add(r);
+    group();
+}
+
+// The events with `like`'s action whose history is [pt(like)] ∪ its base causes ∪ [anchors] ∪ [readers]: the
+// resource parents follow from that history. For each word the action writes, the reads of the word's current
+// value (in C) that are not forced into the history may or may not precede the write: one event per choice (a
+// prefix of each thread's reads). Nothing is made where the union is not a configuration.
+UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anchors, std::span<UEvent* const> readers,
+                                int choice) {
+    // Called a few times per executed event, mostly to name an event that exists already: the buffers are the
+    // explorer's (nothing below calls makeEvent again), so a call allocates nothing unless it creates an event.
+    std::vector<UEvent*>& base = mkBase_;
+    base.clear();
+    if (like.pt) base.push_back(like.pt);
+    for (uint32_t i = 0; i < like.baseCauses; ++i) base.push_back(like.causes[i]);
+    for (UEvent* a : anchors)
+        if (a) base.push_back(a);
+    for (UEvent* r : readers) base.push_back(r);
+    // Most placements name an event that exists already (made as an enabled event of another configuration, or
+    // by an earlier placement): it is looked up first, and the configuration checks are made only before
+    // creating one. A history that is not a configuration is never found (EventStructure::find).
+    std::optional<bool> baseOk;
+    auto baseIsConfiguration = [&] {
+        if (!baseOk) {
+            baseOk = true;
+            for (size_t i = 0; i < base.size() && *baseOk; ++i)
+                for (size_t j = i + 1; j < base.size(); ++j)
+                    if (es_.conflict(base[i], base[j])) {
+                        baseOk = false;
+                        break;
+                    }
+        }
+        return *baseOk;
+    };
+    // Optional readers, per written word; each read once, however many of the words it reads (a memcpy reads every
+    // word a memset writes: listed per word, its prefixes — one per copy — named one history over and over, and
+    // the placements of a 1 KB memset took 160 M instructions).
+    // Each resource's tree maximum in [base]: the parents of the placement that adds no optional reader.
+    std::vector<UEvent*>& baseMax = mkBaseMax_;
+    baseMax.clear();
+    for (const Access& l : like.accesses) baseMax.push_back(es_.treeMaxOf(base, l.res));
+    // A compare-exchange's mode is its outcome after the write it reads here, which need not be like's.
+    const bool cas = casByOutcome(like);
+    const Mode casMode = cas && casFailsAfter(like.label, like.accesses, baseMax) ? Mode::Read : Mode::Write;
+    auto modeOf = [&](size_t i) { return cas ? casMode : like.accesses[i].mode; };
+    ReaderGroups& optional = mkOptional_;
+    optional.clear();
+    for (size_t i = 0; i < like.accesses.size(); ++i) {
+        const Access& l = like.accesses[i];
+        if (modeOf(i) != Mode::Write) continue;
+        UEvent* p = baseMax[i];
+        for (UEvent* r : F_.readsOf(l.res)) {
+            if (r->thread == like.thread || r->access(l.res)->parent != p || afterSiblingsOf(r))
+                continue; // readersOf, without the map
+            if (optional.contains(r)) continue;
+            bool inHistory = false;
+            for (UEvent* b : base) inHistory = inHistory || es_.leq(r, b);
+            if (!inHistory) optional.add(r);
+        }
+    }
+    optional.group();
+    UEvent* placed = nullptr; // the event of `place({})`
+    auto place = [&](std::span<UEvent* const> chosen) {
+        std::vector<UEvent*>& preds = mkPreds_;
+        preds.assign(base.begin(), base.end());
+        preds.insert(preds.end(), chosen.begin(), chosen.end());
+        EventSpec& spec = mkSpec_;
+        spec.thread = like.thread;
+        spec.choice = choice >= 0 ? uint32_t(choice) : like.choice;
+        spec.label = like.label;
+        spec.pt = like.pt;
+        spec.causes.assign(like.causes.begin(), like.causes.begin() + like.baseCauses);
+        spec.baseCauses = like.baseCauses;
+        for (UEvent* a : anchors)
+            if (a) spec.causes.push_back(a);
+        spec.causes.insert(spec.causes.end(), readers.begin(), readers.end());
+        spec.causes.insert(spec.causes.end(), chosen.begin(), chosen.end());
+        // The same accesses as `like` (for an atomic section, the union of its events'), parents from the history.
+        spec.accesses.resize(like.accesses.size());
+        for (size_t i = 0; i < like.accesses.size(); ++i) {
+            Access& a = spec.accesses[i];
+            a.res = like.accesses[i].res;
+            a.mode = modeOf(i);
+            a.parent = chosen.empty() ? baseMax[i] : es_.treeMaxOf(preds, a.res);
+        }
+        if (like.section && sectionPlacedByReplay(like)) {
+            // Which runs the section has here (if any) depends on the history: run it there (Sections.cpp).
+            if (!baseIsConfiguration()) return false;
+            for (size_t i = base.size(); i < preds.size(); ++i)
+                for (size_t j = 0; j < i; ++j)
+                    if (es_.conflict(preds[i], preds[j])) return true;
+            sectionPlacements(like, spec, preds);
+            return !footprintGrew_ && !unsupported_;
+        }
+        UEvent* e = es_.find(spec);
+        if (!e) {
+            if (!baseIsConfiguration()) return false; // no prefix of readers can help
+            for (size_t i = base.size(); i < preds.size(); ++i)
+                for (size_t j = 0; j < i; ++j)
+                    if (es_.conflict(preds[i], preds[j])) return true;
+            // A wait is an event only where the semaphore's count is above 0, a lock only where it is free enough
+            // (one made elsewhere would only lead to sleep-set blocked explorations); another prefix of the readers
+            // may hold the posts (the unlocks) it needs.
+            if (!like.section && !syncEnabledAt(like, spec, preds)) return !unsupported_;
+            bool created = false;
+            e = es_.findOrCreate(spec, &created);
+            if (created) ++cexEvents_;
+            e->section = like.section;
+            // A section placed without replay has one run wherever it is placed, with the same accesses
+            // (variesByHistory), but the values it stores are its run's there only if it reads nothing: `x1 = x0 + 1`
+            // stores another value where x0 has another. Those of one that reads stay unknown here (casFailsAfter
+            // then takes a compare-exchange reading them as a write): copied, a compare-exchange placed after it was
+            // taken to fail where it succeeded — an internal error (the long differential run, seed 20262062).
+            auto site = e->section && like.id ? sections_->find(like.label.loc) : sections_->end();
+            if (site != sections_->end() && !site->second.runsRead)
+                if (auto w = sectionWrites_.find(like.id); w != sectionWrites_.end())
+                    sectionWrites_.try_emplace(e->id, w->second);
+        }
+        if (chosen.empty()) placed = e;
+        if (e == &like) return true;
+        es_.addToU(e);
+        return true;
+    };
+    if (optional.empty()) {
+        place({});
+        return placed;
+    }
+    optional.forEachPrefix([&](std::span<UEvent* const> chosen, std::span<const uint32_t>) { return place(chosen); });
+    return nullptr;
+}
+
+bool QporExplorer::mutexFreeAfter(const UEvent* n) const {
+    // Walk up the mutex tree from n: the lock state after the last operation of the chain.
+    while (n) {
+        // An atomic section is one event whose label is its first action (often the lock it takes): what counts is
+        // how it ends. Taken as a lock, a section that locks and unlocks had no acquire placed after it, and a
+        // deadlock that needs one (another thread's lock right after the section) was never explored — by any mode
+        // (tests/unit/QporSectionsTest.cpp).
+        if (n->section) {
+            auto site = sections_->find(n->label.loc);
+            return site != sections_->end() && !site->second.holdsMutex;
+        }
+        // An operation that failed (a misuse: a lock of a destroyed mutex, an init or destroy of a held one) left
+        // the state as it was before it: the walk goes past it.
+        if (!n->label.failed) {
+            switch (n->label.kind) {
+            case EventKind::Unlock:
+            case EventKind::CondWait: return true;
+            case EventKind::Lock: return false;
+            case EventKind::TryLock:
+                if (n->label.value) return false; // acquired
+                break;                            // failed: the state before it
+            default: return true;
+            }
+        }
+        const Access* a = nullptr;
+        for (const Access& x : n->accesses)
+            if (x.res.kind() == ResKind::Mutex) a = &x;
+        n = a ? a->parent : nullptr;
+    }
+    return true;
+}
+
+uint32_t QporExplorer::waitersAt(const Resource& cond, const UEvent* n) const {
+    // The waiters of the condition variable after n: its chain from the root to n, replayed.
+    std::vector<const UEvent*> path;
+    for (; n; n = ownerOf(n->access(cond)->node.parent)) path.push_back(n);
+    std::vector<ThreadId> waiting;
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+        const UEvent* x = *it;
+        if (x->label.failed) continue; // a wait, signal or broadcast on a destroyed one: a misuse that changed nothing
+        if (x->label.kind == EventKind::CondWait) waiting.push_back(x->thread);
+        else if (x->label.kind == EventKind::CondBroadcast) waiting.clear();
+        else if (x->label.kind == EventKind::CondSignal && x->label.value) {
+            auto w = std::find(waiting.begin(), waiting.end(), ThreadId(x->label.value - 1));
+            if (w != waiting.end()) waiting.erase(w);
+        }
+    }
+    return uint32_t(waiting.size());
+}
+
+
+void QporExplorer::earlierPlacements(UEvent* e) {
+    // For each resource the action touches, the positions it can take in that resource's tree (or, for a read,
+    // the writes it can read); an action touching several resources (an atomic section) takes every combination.
+    // A placement names the events its history must include; everything else follows from that history.
+    // Options are kept flat in the explorer's buffers (this runs for every executed event): option i of access
+    // j is placeOpts_[placeRanges_[j] + i]; its anchors are placeAnchors_[first, first + count).
+    placeOpts_.clear();
+    placeAnchors_.clear();
+    placeExcluded_.clear();
+    placeRanges_.clear();
+    auto option = [&](std::span<UEvent* const> anchors, int choice, bool coversAbove = false) {
+        placeOpts_.push_back({uint32_t(placeAnchors_.size()), uint32_t(anchors.size()), choice, coversAbove});
+        placeAnchors_.insert(placeAnchors_.end(), anchors.begin(), anchors.end());
+    };
+    // In the history of every placement: [pt(e)] and its base causes' histories.
+    auto forced = [&](const UEvent* child) { return isForced(*e, child); };
+    // A compare-exchange placed before writes of its word reads each earlier one: there it fails (a read of that
+    // write) or not (a write after it, with the readers' choices of any write).
+    const bool cas = casByOutcome(*e);
+    for (const Access& a : e->accesses) {
+        const Resource res = a.res;
+        placeRanges_.push_back(uint32_t(placeOpts_.size()));
+        // The original placement, first: a write's with the readers of its parent it follows (its causes), so
+        // that a combination holding this one and a placement before one of those readers is seen to be none.
+        if (a.mode == Mode::Write && e->accesses.size() > 1) {
+            std::vector<UEvent*>& own = placeCombo_;
+            own.assign(1, a.parent);
+            for (size_t i = e->baseCauses; i < e->causes.size(); ++i)
+                if (const Access* r = e->causes[i]->access(res); r && r->mode == Mode::Read && r->parent == a.parent)
+                    own.push_back(e->causes[i]);
+            option(own, -1);
+        } else {
+            option(std::span(&a.parent, 1), -1);
+        }
+        if (a.mode == Mode::Read && !cas) {
+            // A read placed before writes of its word: it reads each earlier write of the chain.
+            for (UEvent* child = a.parent; child && !forced(child);) {
+                UEvent* earlier = ownerOf(child->access(res)->node.parent);
+                option(std::span(&earlier, 1), -1, true);
+                child = earlier;
+            }
+            continue;
+        }
+        // cond_wait's mutex access is its release of a mutex it holds: its place is fixed.
+        if (e->label.kind == EventKind::CondWait && res.kind() == ResKind::Mutex) continue;
+        bool isWrite = a.mode == Mode::Write || cas;
+        bool acquires = res.kind() == ResKind::Mutex && e->label.kind == EventKind::Lock;
+        const bool waits = e->label.kind == EventKind::SemWait && !e->section;
+        auto place = [&](UEvent* after, bool same) {
+            if (acquires && !mutexFreeAfter(after)) return;
+            // A wait where no prefix of the posts can give it a unit: makeEvent would refuse every option, after
+            // building each (semaphore_buffer: at their own places, three waits without the post they took).
+            if (waits && !semWaitCanFollow(*e, res, after, same)) return;
+            if (e->label.kind == EventKind::CondSignal && !same) {
+                // Which waiter a signal wakes is its outcome: one event per waiter present at that point.
+                uint32_t n = std::max<uint32_t>(1, waitersAt(res, after));
+                for (uint32_t c = 0; c < n; ++c) option(std::span(&after, 1), int(c));
+                return;
+            }
+            if (!isWrite) {
+                if (!same) option(std::span(&after, 1), -1);
+                return;
+            }
+            // A write also chooses which of the readers of the write before it precede it (a prefix of each
+            // thread's reads); at its own position, every strict subset of its current readers.
+            ReaderGroups& readers = placeReaders_;
+            // A reader already in every placement's history (forced: a prefix of its thread's reads) is no choice:
+            // leaving it out names the same history — at e's own position, e itself (semaphore_buffer's second
+            // write of the slot made itself again: bench/README.md, twenty-ninth session).
+            readers.readersOf(F_, res, after, e->thread,
+                              [&](const UEvent* r) { return afterSiblingsOf(r) || forced(r); });
+            if (readers.empty()) {
+                if (!same) option(std::span(&after, 1), -1, true);
+                return;
+            }
+            readers.forEachPrefix([&](std::span<UEvent* const> chosen, std::span<const uint32_t> len) {
+                bool all = true;
+                for (size_t i = 0; i < readers.groups(); ++i) all &= len[i] == readers.groupSize(i);
+                if (same && all) return true; // that is e itself
+                PlacementOption o{uint32_t(placeAnchors_.size()), uint32_t(1 + chosen.size()), -1, !same && all};
+                o.xfirst = uint32_t(placeExcluded_.size());
+                for (size_t g = 0; g < readers.groups(); ++g)
+                    if (UEvent* x = readers.after(g, len[g])) placeExcluded_.push_back(x);
+                o.xcount = uint32_t(placeExcluded_.size()) - o.xfirst;
+                placeOpts_.push_back(o);
+                placeAnchors_.push_back(after);
+                placeAnchors_.insert(placeAnchors_.end(), chosen.begin(), chosen.end());
+                return true;
+            });
+        };
+        if (a.mode != Mode::Read) place(a.parent, true); // a failed compare-exchange has no readers to choose
+        for (UEvent* child = a.parent; child && !forced(child);) {
+            UEvent* earlier = ownerOf(child->access(res)->node.parent);
+            if (cas && casFailsAt(*e, earlier)) option(std::span(&earlier, 1), -1);
+            else place(earlier, false);
+            child = earlier;
+        }
+    }
+    placeRanges_.push_back(uint32_t(placeOpts_.size()));
+    size_t accesses = placeRanges_.size() - 1;
+    if (placeOpts_.size() == accesses) return; // every access has its original option only: that combination is e
+    if (accesses == 1 && !e->section && e->accesses[0].res.kind() == ResKind::Memory) {
+        // One memory access: the options in walk order, up the word's chain. Where the placement P at an earlier
+        // position with every reader there before it (a read: reading that earlier write) has had its own earlier
+        // placements made (P->placed), the rest of this walk is P's walk — the same thread predecessor and base
+        // causes, so the same stop (`forced`), and the same readers at each position (they precede the next write
+        // of the chain, which is in [P]); P's own strict subsets of readers are this position's other options,
+        // made before it. So the walk stops there.
+        for (size_t i = 1; i < placeOpts_.size(); ++i) {
+            const PlacementOption& o = placeOpts_[i];
+            UEvent* p = makeEvent(*e, std::span(placeAnchors_.data() + o.first, o.count), {}, o.choice);
+            // (Not for a compare-exchange: whether it reads or writes at a position is its own, not P's.)
+            if (o.coversAbove && !cas && p && p != e && p->placed) {
+                ++placementsCut_;
+                break;
+            }
+        }
+        return;
+    }
+    // Every combination but the original one, access by access. The placement's parent on a resource is the
+    // latest write of it in the history the anchors imply (makeEvent), and every option's anchors lie in [e]; so
+    // where the anchors chosen so far already put a later write of access j's resource in the history than j's
+    // own option names, the combination is the placement of the options naming those later writes — made when
+    // they are chosen — and this branch is dropped with everything below it. (The product itself, 3^12 for an
+    // atomic section reading twelve words written twice each, was once cut at 4,096 combinations: placements
+    // past the cut were never made.)
+    std::vector<uint32_t>& idx = placeIdx_;
+    idx.assign(accesses, 0);
+    std::vector<UEvent*>& anchors = placeCombo_;
+    anchors.clear();
+    std::vector<UEvent*>& preds = placePreds_;
+    auto expected = [&](size_t j) { // the write the option of access j puts first: its parent there
+        const PlacementOption& o = placeOpts_[placeRanges_[j] + idx[j]];
+        return o.count ? placeAnchors_[o.first] : nullptr;
+    };
+    // Level upTo's option against the history the anchors imply; the levels above it too when that history grew
+    // (they held before it did, and what they check depends on the history alone).
+    auto consistent = [&](size_t upTo, bool grew) {
+        preds.clear();
+        if (e->pt) preds.push_back(e->pt);
+        for (uint32_t i = 0; i < e->baseCauses; ++i) preds.push_back(e->causes[i]);
+        for (UEvent* x : anchors) preds.push_back(x);
+        for (size_t j = grew ? 0 : upTo; j <= upTo; ++j) {
+            if (placeRanges_[j + 1] - placeRanges_[j] == 1 || e->accesses[j].res.kind() != ResKind::Memory) continue;
+            if (es_.treeMaxOf(preds, e->accesses[j].res) != expected(j)) return false;
+            // A write before only some readers of its parent, where the history already holds one it leaves out.
+            const PlacementOption& o = placeOpts_[placeRanges_[j] + idx[j]];
+            for (uint32_t k = 0; k < o.xcount; ++k)
+                for (UEvent* p : preds)
+                    if (es_.leq(placeExcluded_[o.xfirst + k], p)) return false;
+        }
+        return true;
+    };
+    // Whether x adds to the history of pt, the base causes and the anchors: most levels of a many-word access name
+    // an event already there (a memcpy's words all read one memset), and then only their own option needs checking
+    // — with every level re-checked at every level, a 4 KB memcpy placed before a concurrent memset took minutes.
+    auto adds = [&](const UEvent* x) {
+        if (e->pt && es_.leq(x, e->pt)) return false;
+        for (uint32_t i = 0; i < e->baseCauses; ++i)
+            if (es_.leq(x, e->causes[i])) return false;
+        for (const UEvent* a : anchors)
+            if (es_.leq(x, a)) return false;
+        return true;
+    };
+    // Depth-first over the accesses, iteratively: an event has an access per word it touches, and a calloc or free
+    // of a megabyte is 262,144 of them — a recursion per access overflowed the stack. At level i, idx[i] is the
+    // option being tried, placeMarks_[i] the anchors' size before its anchors, and placeEntry_[i] what the levels
+    // above chose: whether some access left its original placement, and the outcome (the waiter a signal wakes).
+    // An anchor already among the anchors is not added again (the history is the same; makeEvent drops repeats).
+    if (accesses == 0) return;
+    std::vector<uint32_t>& marks = placeMarks_;
+    std::vector<std::pair<bool, int>>& entry = placeEntry_;
+    marks.assign(accesses, 0);
+    entry.assign(accesses, {false, -1});
+    size_t i = 0;
+    for (;;) {
+        const size_t options = placeRanges_[i + 1] - placeRanges_[i];
+        if (idx[i] == options) { // level i is done: back to the level above, its next option
+            if (i == 0) return;
+            --i;
+            anchors.resize(marks[i]);
+            ++idx[i];
+            continue;
+        }
+        const PlacementOption& o = placeOpts_[placeRanges_[i] + idx[i]];
+        marks[i] = uint32_t(anchors.size());
+        bool grew = false;
+        for (uint32_t j = 0; j < o.count; ++j) {
+            UEvent* x = placeAnchors_[o.first + j];
+            if (!x || std::find(anchors.begin(), anchors.end(), x) != anchors.end()) continue;
+            grew = grew || adds(x);
+            anchors.push_back(x);
+        }
+        if (options == 1 || consistent(i, grew)) {
+            const bool moved = entry[i].first || idx[i] != 0;
+            const int choice = o.choice >= 0 ? o.choice : entry[i].second;
+            if (i + 1 < accesses) { // down to the next access
+                entry[i + 1] = {moved, choice};
+                idx[++i] = 0;
+                continue;
+            }
+            if (moved) makeEvent(*e, anchors, {}, choice);
+            if (footprintGrew_ || unsupported_) return;
+        }
+        anchors.resize(marks[i]);
+        ++idx[i];
+    }
+}
+
+void QporExplorer::readsFromNewWrite(UEvent* w) {
+    // A read of several of w's words (an atomic section, a string function) is placed after w once.
+    std::vector<UEvent*>& done = placePreds_;
+    done.clear();
+    for (const Access& a : w->accesses) {
+        if (a.mode != Mode::Write || a.res.kind() != ResKind::Memory) continue;
+        for (UEvent* r : F_.readsOf(a.res)) { // makeEvent does not change C
+            if (r->thread == w->thread || es_.leq(r, w)) continue;
+            if (w->accesses.size() > 1) {
+                if (std::find(done.begin(), done.end(), r) != done.end()) continue;
+                done.push_back(r);
+            }
+            makeEvent(*r, std::span(&w, 1), {});
+        }
+    }
+}
+
+// An event a of C at a section site whose runs differ (SectionSite::runAccesses) has siblings — its action at a
+// history whose parents make it run otherwise — that follow events of C which a runs beside: a walk made before such
+// an event n joined C did not have it. So when n touches a resource of a's footprint that a leaves alone, or reads
+// the write a reads (a sibling may overwrite it after n), a's action is placed again: at the history that adds n and
+// everything else of C beside a (footprintLike; the placement of that one history is made here, the walk makes the
+// others below it). This is the sections' counterpart of placing reads after a new write (readsFromNewWrite): a
+// plain action touches the same resources wherever it is placed, so n beside it changes nothing of its event.
+// (Without it, `t = x; if (y == 0) x = t + 1;` run after y = 1, then a read of x, missed the final state where the
+// section wrote x after that read; and a section that writes x only when a nondet value is set, run with it unset
+// beside a write of x, missed the run that writes x after it: tests/unit/QporSectionsTest.cpp.)
+void QporExplorer::siblingsAfterNewAccess(const UEvent* n) {
+    // The events of C are the stack's, the top's (n) last.
+    for (size_t i = 0; i + 1 < stack_.size(); ++i) {
+        UEvent* a = stack_[i].e;
+        if (!a || !hasRunAccesses(*a) || es_.leq(a, n)) continue;
+        const std::vector<Access>& footprint = sections_->at(a->label.loc).footprint;
+        const bool opens = std::any_of(n->accesses.begin(), n->accesses.end(), [&](const Access& x) {
+            if (std::none_of(footprint.begin(), footprint.end(), [&](const Access& f) { return f.res == x.res; }))
+                return false;
+            const Access* own = a->access(x.res);
+            return !own || (own->mode == Mode::Read && x.mode == Mode::Read && own->parent == x.parent);
+        });
+        if (!opens) continue;
+        UEvent like;
+        footprintLike(*a, like);
+        std::vector<UEvent*> parents;
+        for (const Access& x : like.accesses)
+            if (x.parent) parents.push_back(x.parent);
+        siblingsOf_ = a;
+        makeEvent(like, parents, {});
+        if (!footprintGrew_ && !unsupported_) earlierPlacements(&like);
+        siblingsOf_ = nullptr;
+        if (footprintGrew_ || unsupported_) return;
+    }
+}
+
+void QporExplorer::addConflictingExtensions(UEvent* e) {
+    phase_.enter(PhaseClock::Cex); // until the child's en(C)
+    // e's action placed earlier depends on [e] only — every read of C that the walk or makeEvent looks at reads a
+    // write of e's chain and is in [e] (a read of C outside [e] that is dependent with e would be in conflict with
+    // it) — so the placements made when e was executed before are still in U unless pruning dropped events since.
+    // Atomic sections are placed each time: what their runs touch is learned as the exploration goes.
+    if (!e->placed || e->section) {
+        if (hasRunAccesses(*e)) {
+            UEvent like;
+            footprintLike(*e, like);
+            earlierPlacements(&like);
+        } else {
+            earlierPlacements(e);
+        }
+        e->placed = !footprintGrew_ && !unsupported_;
+    } else {
+        ++placementsReused_;
+    }
+    readsFromNewWrite(e);
+    if (hasRunAccessSites_ && !footprintGrew_ && !unsupported_) siblingsAfterNewAccess(e);
+}
+
+} // namespace skein::explore::unfolding
