@@ -698,9 +698,7 @@ TEST(ExecThreads, SemaphoreDeadlocksAreReported) {
     ASSERT_NE(d, nullptr);
     EXPECT_NE(d->message.find("thread 1 waits on semaphore `a` (its count is 0)"), std::string::npos) << d->message;
     EXPECT_NE(d->message.find("thread 0 waits on semaphore `b` (its count is 0)"), std::string::npos) << d->message;
-    Options o;
-    o.flags = {"-DSPIN"};
-    auto spin = checkSource(src, o);
+    auto spin = checkSource(src, withFlag("-DSPIN"));
     const auto* ds = findError(spin, ErrorKind::Deadlock);
     ASSERT_NE(ds, nullptr);
     EXPECT_EQ(ds->location.line, lineOf(src, "// L:spin"));
@@ -712,9 +710,7 @@ TEST(ExecThreads, SemaphoreDeadlocksAreReported) {
 // explicit --algo the limit is the verdict instead: tests/corpus/threads/semaphore_buffer.c).
 // A safe program that qpor explores itself (no fallback to dfs, so no note) in `executions` executions.
 void expectQporExploresSafe(const char* src, uint64_t executions) {
-    Options o;
-    o.algorithm = "qpor";
-    auto q = checkSource(src, o);
+    auto q = checkSource(src, withAlgorithm("qpor"));
     EXPECT_EQ(q.algorithm, "qpor");
     EXPECT_TRUE(q.notes.empty()) << q.notes[0];
     EXPECT_EQ(q.verdict, Verdict::Safe) << (q.errors.empty() ? "" : q.errors[0].message);
@@ -822,10 +818,7 @@ TEST(ExecThreads, QporHandsOverLateInitialisationsAndFloatingBarrierRounds) {
                                      Case{barrier, "met by more threads than its size", Verdict::Error},
                                      // (the reader may hold the lock when main initialises it: a misuse)
                                      Case{rwlock, "initialised after the first thread", Verdict::Error}}) {
-        Options o;
-        o.algorithm = "qpor";
-        o.flags = {"-DLATE"};
-        auto r = checkSource(src, o);
+        auto r = checkSource(src, withFlag("-DLATE", "qpor"));
         EXPECT_EQ(r.algorithm, "dfs") << why;
         ASSERT_EQ(r.notes.size(), 1u) << why;
         EXPECT_NE(r.notes[0].find(why), std::string::npos) << r.notes[0];

@@ -32,10 +32,7 @@ template <class F> void forEachResourceKind(skein::test::Options o, F body) {
 std::string bufferWorkers() { return skein::test::sourceFile("examples/buffer_workers.c"); }
 
 skein::test::Options withWords(long words, const std::string& algorithm = "dfs") {
-    skein::test::Options o;
-    o.algorithm = algorithm;
-    o.flags = {"-DWORDS=" + std::to_string(words)};
-    return o;
+    return skein::test::withFlag("-DWORDS=" + std::to_string(words), algorithm);
 }
 
 TEST(LargeObjects, QporExploresAMegabyteCallocAndFree) {
@@ -76,8 +73,7 @@ TEST(LargeObjects, QporMatchesDfsOnASmallBuffer) {
 // qpor alike: the race between the two, and one final state per order.
 TEST(LargeObjects, ConcurrentMemsetAndMemcpyOfSixteenKilobytes) {
     const std::string src = skein::test::kMemsetMemcpyProgram;
-    skein::test::Options o;
-    o.flags = {"-DSIZE=(1 << 14)"};
+    auto o = skein::test::withFlag("-DSIZE=(1 << 14)");
     const auto dfs = checkSource(src, o);
     ASSERT_TRUE(dfs.stats.mazurkiewiczTraces.has_value());
     EXPECT_EQ(*dfs.stats.mazurkiewiczTraces, 2u);

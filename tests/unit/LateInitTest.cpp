@@ -39,9 +39,7 @@ TEST(LateInit, SemaphoreInitialisedAfterCreateIsOrderedWithAPost) {
 
 TEST(LateInit, SemaphoreInitialisedBeforeAnyThreadIsNoEvent) {
     // Before the create no other thread can see the initialisation: no event, one trace (post before the wait).
-    Options o;
-    o.flags = {"-DFIXED"};
-    const auto r = checkSource(kLateSemaphore, o);
+    const auto r = checkSource(kLateSemaphore, withFlag("-DFIXED"));
     expectCompleteExploration(r, Verdict::Safe, {}, 1, 1);
     ASSERT_TRUE(r.stats.mazurkiewiczTraces);
     EXPECT_EQ(*r.stats.mazurkiewiczTraces, 1u);
@@ -127,9 +125,7 @@ TEST(LateInit, BarrierOrderedWithTheArrivalsItWouldForget) {
     EXPECT_NE(misuse->message.find("while threads wait at it"), std::string::npos) << misuse->message;
     const std::vector<std::string> ops = operations(*misuse);
     EXPECT_NE(std::find(ops.begin(), ops.end(), "barrier_arrive"), ops.end());
-    Options early;
-    early.flags = {"-DEARLY"};
-    const auto s = checkSource(src, early);
+    const auto s = checkSource(src, withFlag("-DEARLY"));
     EXPECT_EQ(s.verdict, Verdict::Safe) << (s.errors.empty() ? "" : s.errors[0].message);
 }
 
