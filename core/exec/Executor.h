@@ -312,6 +312,9 @@ private:
     // performBuiltin.
     bool callSyncBuiltin(ThreadId t, const program::Instr& in);
     void performSyncBuiltin(ThreadId t, const program::Instr& in, Event& ev);
+    // ... malloc, calloc, realloc, free and the string and memory functions (MemoryBuiltins.cpp).
+    bool callMemoryBuiltin(ThreadId t, const program::Instr& in);
+    void performMemoryBuiltin(ThreadId t, const program::Instr& in);
     void initSyncObject(program::Builtin b, uint64_t addr, uint64_t value);
     void initMutex(uint64_t addr, uint32_t kind);
     // `fn`: the called function's name (program::callName), for the messages.
