@@ -276,10 +276,15 @@ const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
 // event), the joins it took since pt, and for the mutex re-acquire after a wait the signal that woke it.
 std::vector<UEvent*> QporExplorer::pendingCauses(ThreadId t, UEvent* pt) const {
     std::vector<UEvent*> causes;
+    pendingCausesInto(t, pt, causes);
+    return causes;
+}
+
+void QporExplorer::pendingCausesInto(ThreadId t, UEvent* pt, std::vector<UEvent*>& causes) const {
+    causes.clear();
     if (!pt && t < createOf_.size() && createOf_[t]) causes.push_back(createOf_[t]);
     if (t < joinedSince_.size()) causes.insert(causes.end(), joinedSince_[t].begin(), joinedSince_[t].end());
     if (pt && pt->label.kind == EventKind::CondWait && t < wakers_.size() && wakers_[t]) causes.push_back(wakers_[t]);
-    return causes;
 }
 
 void QporExplorer::describePending(ThreadId t, const model::Event& pending, UEvent* pt, std::vector<UEvent*> causes,
@@ -304,7 +309,8 @@ void QporExplorer::blockedPlacements(ThreadId t) {
             return sectionPlacementsWithoutEvent(t); // every resource it touches, not only the mutex
     }
     UEvent* pt = F_.threadMax(t);
-    std::vector<UEvent*> causes = pendingCauses(t, pt);
+    std::vector<UEvent*>& causes = pendingCausesScratch_; // no allocation while the walk below is known
+    pendingCausesInto(t, pt, causes);
     Resource res{pending.addr, ResKind::Mutex};
     // While t stays blocked behind the same history, the walk of an earlier node already made the placements
     // below the mutex tree's maximum of that time: walk only the part of the chain added since (the cache is
@@ -319,10 +325,10 @@ void QporExplorer::blockedPlacements(ThreadId t) {
         const Access* ta = top ? top->access(res) : nullptr;
         if (wa && ta && isAncestorOrSelf(&wa->node, &ta->node, es_.step())) stopAt = w.top;
     }
-    w = {true, pt, causes, res.addr(), top, {}, {}};
+    w.valid = true, w.pt = pt, w.causes = causes, w.mutex = res.addr(), w.top = top, w.word = {}, w.reads.clear();
     // The event the acquire would be if the mutex were free now.
     UEvent like;
-    describePending(t, pending, pt, std::move(causes), like);
+    describePending(t, pending, pt, causes, like);
     // An acquire that starts an atomic section is the section's event (its footprint, its runs there): placed by
     // replay, once the site's footprint is known (Sections.cpp).
     like.section = ex_.inAtomicSection(t);

@@ -356,6 +356,8 @@ private:
     bool sectionPlacedByReplay(const UEvent& like) const;
     bool learnBlockedSection(UEvent& like, UEvent* earlier);
     std::vector<UEvent*> pendingCauses(ThreadId t, UEvent* pt) const;
+    void pendingCausesInto(ThreadId t, UEvent* pt, std::vector<UEvent*>& out) const; // (out cleared first)
+    std::vector<UEvent*> pendingCausesScratch_; // blockedPlacements' and blockedSyncPlacements' buffer
     void sectionPlacementsWithoutEvent(ThreadId t);
     bool blockedSectionFinals();
     model::Event stepFor(UEvent* e, ThreadId t, uint32_t choice);

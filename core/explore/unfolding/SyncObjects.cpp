@@ -117,14 +117,15 @@ void QporExplorer::blockedSyncPlacements(ThreadId t, const model::Event& pending
     // in C — the count at C follows from those — and stay in U until a pruning drops events (which clears this): a
     // thread blocked while others run on is walked again only when one of those changed.
     UEvent* pt = F_.threadMax(t);
-    std::vector<UEvent*> causes = pendingCauses(t, pt);
+    std::vector<UEvent*>& causes = pendingCausesScratch_; // no allocation while the walk is known
+    pendingCausesInto(t, pt, causes);
     if (blockedWalks_.size() <= t) blockedWalks_.resize(t + 1);
     BlockedWalk& w = blockedWalks_[t];
     if (w.valid && w.pt == pt && w.causes == causes && w.mutex == pending.addr && w.word.key &&
         w.top == F_.treeMax(w.word) && w.reads == F_.readsOf(w.word))
         return;
     UEvent like;
-    describePending(t, pending, pt, std::move(causes), like);
+    describePending(t, pending, pt, causes, like);
     if (like.accesses.size() != 1) return; // (an object's operation is one access of its word)
     Access& a = like.accesses[0];
     a.parent = F_.treeMax(a.res);
