@@ -17,10 +17,10 @@ thirteenth session), the ratio of two medians can take its two figures from diff
 slowdown the host puts on dfs's processes only.
 
 The other CPUs' state changes the figures: on this machine (a Firecracker guest) dfs's exploration of
-semaphore_buffer.c takes ~80 us while the other vCPU is idle and ~56 us while it runs a busy loop, qpor's ~8 us
-either way (bench/README.md, "Thirty-third session"). --neighbour busy keeps every other CPU spinning (a child
-process per CPU, in a loop that touches no memory) for the whole run, so that each row is measured in that state;
-the default, idle, leaves them alone, as before.
+semaphore_buffer.c takes ~56 us whenever the other vCPU runs a busy loop and mostly ~80 us while it is idle, qpor's
+~8 us either way (bench/README.md, "Thirty-third session"). --neighbour busy keeps every other CPU spinning (a
+child process per CPU, in a loop that touches no memory) for the whole run, so that each row is measured in that
+state; the default, idle, leaves them alone, as before.
 
 By default each timed run follows warm-up explorations in the same process (`skein check --warm-runs`: 20 for
 qpor, and for dfs too when its probe run took under 200 ms — one for a longer dfs run, whose warm-up would cost
