@@ -19,6 +19,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "RaceProgram.h"
+
 namespace skein_cli_test {
 
 namespace fs = std::filesystem;
@@ -69,18 +71,8 @@ inline json parseJson(const Outcome& r) {
 
 // ---- the C programs ----
 
-// A write/write race on `x`: thread 1 writes at line 3, main writes at line 7.
-inline const char* const kRace = R"(#include <pthread.h>
-int x;
-void *t(void *a) { x = 1; return 0; }
-int main() {
-  pthread_t a;
-  pthread_create(&a, 0, t, 0);
-  x = 2;
-  pthread_join(a, 0);
-  return 0;
-}
-)";
+// A write/write race on `x`: thread 1 writes at line 3, main writes at line 7 (RaceProgram.h).
+using skein::e2e::kRace;
 
 // Lost update on an atomic counter (no race): the assertion at line 15 fails in some interleavings.
 inline const char* const kLostUpdate = R"(#include <pthread.h>

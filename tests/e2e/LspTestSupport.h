@@ -9,20 +9,11 @@
 #include <vector>
 
 #include "LspClient.h"
+#include "RaceProgram.h"
 
 namespace skein::test {
 
-inline const char* kRace = R"(#include <pthread.h>
-int x;
-void *t(void *a) { x = 1; return 0; }
-int main() {
-  pthread_t a;
-  pthread_create(&a, 0, t, 0);
-  x = 2;
-  pthread_join(a, 0);
-  return 0;
-}
-)";
+using skein::e2e::kRace; // RaceProgram.h
 
 // The race fixed: main writes x only after joining the thread.
 inline const char* kRaceFixed = R"(#include <pthread.h>
