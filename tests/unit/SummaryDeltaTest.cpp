@@ -1,6 +1,7 @@
 // An event's summary stored as a delta over a full one (core/explore/unfolding/Event.h, DESIGN.md "Memory"): the
 // view is the base with the delta's entries replacing equal keys and adding new ones, in key order; look-ups see
 // the same.
+#include <algorithm>
 #include <array>
 #include <map>
 #include <random>
@@ -79,12 +80,14 @@ TEST(SummaryDelta, AnEmptyDeltaIsItsBase) {
     EXPECT_EQ(delta.find(word(8), kNoThread)->ev, &ev[1]);
 }
 
-// Every event's summary, as EventStructure::findOrCreate stores it, against its history walked by hand: per thread
-// the latest event, per resource the deepest write, per (word, thread) the latest read. Random events of one
-// execution — most with their thread predecessor as their only maximal predecessor (the summary built from pt's
-// delta directly), some reading or overwriting another thread's write (the general merge), some touching a dozen
-// words at once (sorted accesses) — so both ways of building a summary, full and delta, are compared.
-TEST(SummaryDelta, EverySummaryMatchesItsHistory) {
+// Every event's summary, as EventStructure makes it, against its history walked by hand: per thread the latest
+// event, per resource the deepest write, per (word, thread) the latest read. Random events of one execution — most
+// with their thread predecessor as their only maximal predecessor (the summary built from pt's delta directly), some
+// reading or overwriting another thread's write (the general merge), some touching a dozen words at once (sorted
+// accesses) — so both ways of building a summary, full and delta, are compared. The entries are made when first
+// asked for (EventStructure::summaryOf): asked in creation order, each event's predecessors have theirs already;
+// asked latest first, the first question makes a whole pending history at once.
+void checkEverySummaryAgainstItsHistory(bool latestFirst) {
     using skein::model::EventKind;
     std::mt19937 rng(7);
     EventStructure es(4);
@@ -116,6 +119,11 @@ TEST(SummaryDelta, EverySummaryMatchesItsHistory) {
             for (const Access& a : spec.accesses) lastWrite[a.res] = e;
         made.push_back(e);
     }
+    for (UEvent* e : made) { // tmax is made with the event; the entries not yet
+        EXPECT_TRUE(e->summary.pending()) << "event " << e->id;
+        EXPECT_EQ(e->summary.threadMax(e->thread), e) << "event " << e->id;
+    }
+    if (latestFirst) std::reverse(made.begin(), made.end());
     size_t deltas = 0;
     for (UEvent* e : made) {
         std::set<UEvent*> history;
@@ -139,7 +147,7 @@ TEST(SummaryDelta, EverySummaryMatchesItsHistory) {
                 if (!w || w->id < x->id) w = x;
             }
         }
-        std::vector<SummaryEntry> got = view(e->summary);
+        std::vector<SummaryEntry> got = view(es.summaryOf(e));
         ASSERT_EQ(got.size(), want.size()) << "event " << e->id;
         size_t k = 0;
         for (const auto& [key, x] : want) {
@@ -149,9 +157,13 @@ TEST(SummaryDelta, EverySummaryMatchesItsHistory) {
             ++k;
         }
         for (ThreadId t = 0; t < 3; ++t) EXPECT_EQ(e->summary.threadMax(t), tmax[t]) << "event " << e->id;
-        deltas += e->summary.base() != nullptr;
+        deltas += es.summaryOf(e).base() != nullptr;
     }
     EXPECT_GT(deltas, made.size() / 2); // most are stored as deltas: the path this checks is taken
 }
+
+TEST(SummaryDelta, EverySummaryMatchesItsHistory) { checkEverySummaryAgainstItsHistory(false); }
+
+TEST(SummaryDelta, EverySummaryMatchesItsHistoryAskedLatestFirst) { checkEverySummaryAgainstItsHistory(true); }
 
 } // namespace

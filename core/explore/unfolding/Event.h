@@ -143,6 +143,11 @@ struct SummaryEntry {
 // its base's, so every key of the base is a key of the event's summary, and the delta's own entry replaces the
 // base's. Bases are never deltas, so a look-up searches two sorted arrays. A delta's base is in its history, so the
 // garbage collection, which keeps histories, keeps it.
+//
+// The entries are made when first asked for (EventStructure::summaryOf), the tmax when the event is: causality
+// (EventStructure::leq) needs only tmax, and a small exploration never asks most events for more — on
+// semaphore_buffer.c, none of its twelve (bench/README.md, thirty-fourth session). Until then the summary is
+// *pending*: its tmax is right and it has no entries; only EventStructure reads entries, through summaryOf.
 class Summary {
 public:
     // The entries in key order: the delta's own merged over its base's (its own entry wins on an equal key).
@@ -167,6 +172,9 @@ public:
         const SummaryEntry *a_, *aEnd_, *b_, *bEnd_;
     };
 
+    // The entries are still to be made (EventStructure::summaryOf makes them): entries(), find(), own() and base()
+    // are not to be called yet.
+    bool pending() const { return nEntries_ & kPending; }
     std::span<UEvent* const> tmax() const { // by thread
         return {reinterpret_cast<UEvent* const*>(data_.get() + headerBytes() + ownCount() * sizeof(SummaryEntry)),
                 nThreads_};
@@ -188,6 +196,11 @@ public:
     std::span<const SummaryEntry> own() const {
         return {reinterpret_cast<const SummaryEntry*>(data_.get() + headerBytes()), ownCount()};
     }
+    // tmax only: a pending summary.
+    void assignPending(std::span<UEvent* const> tmax) {
+        assign(tmax, {});
+        nEntries_ |= kPending;
+    }
     // `entries` sorted; `base` (a full summary, or null for a full one) is what `entries` overrides.
     void assign(std::span<UEvent* const> tmax, std::span<const SummaryEntry> entries, const Summary* base = nullptr) {
         static_assert(std::is_trivially_copyable_v<SummaryEntry> && alignof(SummaryEntry) == alignof(UEvent*));
@@ -202,8 +215,9 @@ public:
 
 private:
     static constexpr uint32_t kDelta = uint32_t(1) << 31; // in nEntries_: the block starts with the base pointer
+    static constexpr uint32_t kPending = uint32_t(1) << 30; // in nEntries_: entries still to be made (no entries)
     size_t headerBytes() const { return nEntries_ & kDelta ? sizeof(const Summary*) : 0; }
-    size_t ownCount() const { return nEntries_ & ~kDelta; }
+    size_t ownCount() const { return nEntries_ & ~(kDelta | kPending); }
     std::unique_ptr<std::byte[]> data_;
     uint32_t nThreads_ = 0, nEntries_ = 0;
 };
@@ -212,8 +226,11 @@ private:
 struct UEvent {
     uint64_t id = 0;       // creation order; deterministic
     UEvent* pt = nullptr;  // previous event of the same thread
-    uint64_t keyHash = 0;  // EventIndex::Fingerprint::hash of its identity (thread, choice, action, pt, maximal preds)
-    uint64_t keyCheck = 0; // ... and Fingerprint::check: an event is found among its pt's successors (findOrCreate)
+    // EventIndex::Fingerprint::hash of its identity (thread, choice, action, pt, maximal preds), and
+    // Fingerprint::check: an event is found among its pt's successors (findOrCreate). Made when first compared
+    // (keyKnown): an event that is its pt's first successor is made without a look-up (EventStructure::keyOf).
+    mutable uint64_t keyHash = 0;
+    mutable uint64_t keyCheck = 0;
     ThreadId thread = 0;
     uint32_t choice = 0;   // which outcome of the thread's action (nondet value, woken waiter); 0 otherwise
     uint32_t baseCauses = 0;     // how many leading causes are not reads-before-writes
@@ -222,7 +239,7 @@ struct UEvent {
     std::vector<Access> accesses;
     TreeNode tnode;        // node in the thread's tree
     EventList threadChildren; // events whose pt is this event
-    Summary summary;       // of [e], e included
+    mutable Summary summary; // of [e], e included; its entries made when first asked for (EventStructure::summaryOf)
     model::Event label;    // kind and address of the action (values are known once executed)
 
     // Bookkeeping of the exploration.
@@ -241,6 +258,7 @@ struct UEvent {
     bool placed = false;
     // In EventStructure's index: only the events of a long list of thread successors are (EventStructure::lookUp).
     bool indexed = false;
+    mutable bool keyKnown = false; // keyHash and keyCheck are set
 
     // An event's accesses are in any order up to kAccessScan of them, and sorted by resource past that
     // (EventStructure::findOrCreate sorts them): a memset or free of a large buffer has an access per word, and

@@ -107,7 +107,7 @@ bool EventStructure::leqByTree(const UEvent* a, const UEvent* b) const {
 // w_b with w a strict ancestor of w_b in x's write tree, the write right after w on the way to w_b must
 // causally follow r; otherwise r and that write are dependent and unordered: conflict.
 bool EventStructure::memoryConflict(const UEvent* a, const Summary& b, const UEvent*) const {
-    for (Summary::Cursor cur = a->summary.entries(); !cur.done(); cur.next()) {
+    for (Summary::Cursor cur = summaryOf(a).entries(); !cur.done(); cur.next()) {
         const SummaryEntry& en = *cur;
         if (en.res.kind() != ResKind::Memory || en.reader == model::kNoThread) continue;
         const SummaryEntry* wb = b.find(en.res, model::kNoThread);
@@ -127,15 +127,16 @@ bool EventStructure::memoryConflict(const UEvent* a, const Summary& b, const UEv
 
 bool EventStructure::conflict(const UEvent* a, const UEvent* b) const {
     if (a == b || leq(a, b) || leq(b, a)) return false;
-    const Summary& sa = a->summary;
-    const Summary& sb = b->summary;
-    size_t n = std::min(sa.tmax().size(), sb.tmax().size());
+    const std::span<UEvent* const> ta = a->summary.tmax(), tb = b->summary.tmax();
+    size_t n = std::min(ta.size(), tb.size());
     for (size_t t = 0; t < n; ++t) {
-        const UEvent* x = sa.tmax()[t];
-        const UEvent* y = sb.tmax()[t];
+        const UEvent* x = ta[t];
+        const UEvent* y = tb[t];
         if (x && y && !ordered(&x->tnode, &y->tnode, step_)) return true;
     }
-    // Resource trees: merge the two sorted entry lists.
+    // Resource trees: merge the two sorted entry lists. (Both made first: making b's does not touch a's.)
+    const Summary& sa = summaryOf(a);
+    const Summary& sb = summaryOf(b);
     Summary::Cursor ia = sa.entries(), ib = sb.entries();
     while (!ia.done() && !ib.done()) {
         if (*ia < *ib) ia.next();
@@ -207,14 +208,14 @@ const UEvent* EventStructure::conflictWitness(const UEvent* e, const Frontier& c
     }
     // A part of [e] that lies in C is consistent with C (C is a configuration): only the maxima outside C need the
     // tree queries — on the comb's candidates, most of the history is in C.
-    const Summary& se = e->summary;
-    for (size_t t = 0; t < se.tmax().size(); ++t) {
-        const UEvent* x = se.tmax()[t];
+    const std::span<UEvent* const> te = e->summary.tmax();
+    for (size_t t = 0; t < te.size(); ++t) {
+        const UEvent* x = te[t];
         if (!x || x->inC) continue;
         const UEvent* y = c.threadMax(ThreadId(t));
         if (y && !ordered(&x->tnode, &y->tnode, step_)) return branchWitness(&x->tnode, &y->tnode);
     }
-    for (Summary::Cursor cur = se.entries(); !cur.done(); cur.next()) {
+    for (Summary::Cursor cur = summaryOf(e).entries(); !cur.done(); cur.next()) {
         const SummaryEntry& en = *cur;
         if (en.ev->inC) continue;
         if (en.reader == model::kNoThread) {
@@ -256,10 +257,17 @@ const UEvent* EventStructure::conflictWitness(const UEvent* e, const Frontier& c
 
 namespace {
 // (thread, choice, action, canonical set of maximal predecessors): determines the history, hence the event.
-// Computed from the description, before any event is allocated (most look-ups find an existing event); events do
-// not keep their key (it would cost ~80 bytes each), the index keeps its 128-bit fingerprint (EventIndex.h).
+// `preds` are the maximal predecessors, latest first (EventStructure::maximalInto). Events do not keep their key
+// (it would cost ~80 bytes each), only its 128-bit fingerprint (EventIndex.h).
 void keyInto(std::vector<uint64_t>& key, ThreadId thread, uint32_t choice, const model::Event& label, const UEvent* pt,
-             std::vector<UEvent*>& preds, const EventStructure& es) {
+             const std::vector<UEvent*>& preds) {
+    key.resize(5);
+    key[0] = thread, key[1] = choice, key[2] = uint64_t(label.kind), key[3] = label.addr, key[4] = pt ? pt->id : 0;
+    for (size_t i = preds.size(); i-- > 0;) key.push_back(preds[i]->id); // ascending ids
+}
+} // namespace
+
+void EventStructure::maximalInto(std::vector<UEvent*>& preds) const {
     // Latest first, duplicates dropped: an event precedes only events created after it (ids are creation order),
     // so p can be dominated only by one of the preds before it. An insertion sort: there are a handful of preds.
     size_t n = 0;
@@ -271,21 +279,28 @@ void keyInto(std::vector<uint64_t>& key, ThreadId thread, uint32_t choice, const
         preds[j] = x;
         ++n;
     }
-    preds.resize(n);
-    key.resize(5);
-    key[0] = thread, key[1] = choice, key[2] = uint64_t(label.kind), key[3] = label.addr, key[4] = pt ? pt->id : 0;
-    // `preds` keeps only the maximal ones too (latest first): a dominated predecessor's history is contained in
-    // its dominator's, so its summary adds nothing to the merge (mergeSummariesInto) either.
+    // Only the maximal ones: a dominated predecessor's history is contained in its dominator's, so it adds nothing
+    // to the key's history, nor its summary to the merge (mergeSummariesInto).
     size_t kept = 0;
     for (size_t i = 0; i < n; ++i) { // latest first: only an earlier-listed pred can dominate preds[i]
         bool dominated = false;
-        for (size_t j = 0; j < kept && !dominated; ++j) dominated = es.leq(preds[i], preds[j]);
+        for (size_t j = 0; j < kept && !dominated; ++j) dominated = leq(preds[i], preds[j]);
         if (!dominated) preds[kept++] = preds[i];
     }
     preds.resize(kept);
-    for (size_t i = kept; i-- > 0;) key.push_back(preds[i]->id); // ascending ids
 }
-} // namespace
+
+EventIndex::Fingerprint EventStructure::keyOf(const UEvent* e) const {
+    if (!e->keyKnown) {
+        // The same key findOrCreate would compute from the spec that made e: its predecessors are the spec's.
+        predecessorsOf(*e, keyPreds_);
+        maximalInto(keyPreds_);
+        keyInto(keyScratch_, e->thread, e->choice, e->label, e->pt, keyPreds_);
+        const EventIndex::Fingerprint fp = EventIndex::fingerprint(keyScratch_);
+        e->keyHash = fp.hash, e->keyCheck = fp.check, e->keyKnown = true;
+    }
+    return {e->keyHash, e->keyCheck};
+}
 
 void EventStructure::mergeSummariesInto(const std::vector<UEvent*>& events, std::vector<UEvent*>& tmax,
                                         std::vector<SummaryEntry>& entries) const {
@@ -339,10 +354,21 @@ void EventStructure::predecessorsOf(const EventSpec& spec, std::vector<UEvent*>&
         if (a.parent) preds.push_back(a.parent);
 }
 
+void EventStructure::predecessorsOf(const UEvent& e, std::vector<UEvent*>& preds) {
+    preds.clear();
+    forEachPredecessor(e, [&](UEvent* p) {
+        preds.push_back(p);
+        return true;
+    });
+}
+
 UEvent* EventStructure::find(const EventSpec& spec) const {
+    const EventList* successors = threadSuccessors(spec.pt, spec.thread);
+    if (!successors || successors->empty()) return nullptr; // no key needed to know
     predecessorsOf(spec, preds_);
-    keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_, *this);
-    return lookUp(spec.thread, spec.pt, EventIndex::fingerprint(key_));
+    maximalInto(preds_);
+    keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_);
+    return lookUp(*successors, EventIndex::fingerprint(key_));
 }
 
 // The key holds the thread and pt's id, so an event with this key has pt as its thread predecessor and is among
@@ -351,12 +377,10 @@ UEvent* EventStructure::find(const EventSpec& spec) const {
 // probed for those. Nearly every look-up of a large unfolding makes a new event — a successor of an event made a
 // step earlier, which has none yet — and the probe into a table of every event (and the insertion after it) was a
 // cache miss each time: 18 % of ase14_fig8's run, on one instruction (bench/README.md, twelfth session).
-UEvent* EventStructure::lookUp(ThreadId thread, const UEvent* pt, const EventIndex::Fingerprint& fp) const {
-    const EventList* successors = pt ? &pt->threadChildren : thread < threadRoots_.size() ? &threadRoots_[thread] : nullptr;
-    if (!successors) return nullptr;
-    if (successors->size() > kSuccessorScan) return index_.find(fp);
-    for (UEvent* s : *successors)
-        if (s->keyHash == fp.hash && s->keyCheck == fp.check) return s;
+UEvent* EventStructure::lookUp(const EventList& successors, const EventIndex::Fingerprint& fp) const {
+    if (successors.size() > kSuccessorScan) return index_.find(fp);
+    for (UEvent* s : successors)
+        if (keyOf(s) == fp) return s;
     return nullptr;
 }
 
@@ -365,7 +389,7 @@ UEvent* EventStructure::treeMaxOf(const std::vector<UEvent*>& events, const Reso
     uint32_t bestDepth = 0;
     for (const UEvent* p : events) {
         if (!p) continue;
-        const SummaryEntry* m = p->summary.find(r, model::kNoThread);
+        const SummaryEntry* m = summaryOf(p).find(r, model::kNoThread);
         if (!m) continue;
         uint32_t d = nodeIn(m->ev, r)->depth;
         if (!best || d > bestDepth) best = m->ev, bestDepth = d;
@@ -377,7 +401,7 @@ UEvent* EventStructure::lastReadOf(const std::vector<UEvent*>& events, const Res
     UEvent* best = nullptr; // t's reads are ordered by its thread tree: the deepest is the last
     for (const UEvent* p : events) {
         if (!p) continue;
-        const SummaryEntry* m = p->summary.find(r, t);
+        const SummaryEntry* m = summaryOf(p).find(r, t);
         if (m && (!best || m->ev->tnode.depth > best->tnode.depth)) best = m->ev;
     }
     return best;
@@ -385,11 +409,19 @@ UEvent* EventStructure::lastReadOf(const std::vector<UEvent*>& events, const Res
 
 UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     predecessorsOf(spec, preds_);
-    keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_, *this);
-    const EventIndex::Fingerprint fp = EventIndex::fingerprint(key_);
-    if (UEvent* found = lookUp(spec.thread, spec.pt, fp)) {
-        if (created) *created = false;
-        return found;
+    // The key only to compare: an action's first event after pt is made without one (keyOf makes it later, if a
+    // second one comes) — in a small exploration, nearly every event (bench/README.md, thirty-fourth session).
+    const EventList* successors = threadSuccessors(spec.pt, spec.thread);
+    const bool compare = successors && !successors->empty();
+    EventIndex::Fingerprint fp;
+    if (compare) {
+        maximalInto(preds_);
+        keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_);
+        fp = EventIndex::fingerprint(key_);
+        if (UEvent* found = lookUp(*successors, fp)) {
+            if (created) *created = false;
+            return found;
+        }
     }
     UEvent* ev = pool_.make();
     ev->thread = spec.thread;
@@ -412,63 +444,106 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
         a.node.owner = ev;
         a.node.attach(const_cast<TreeNode*>(nodeIn(a.parent, a.res)), step_);
     }
-    // Summary of [e]: the causal maximum over the predecessors' summaries, then e itself.
-    if (!summaryAfterThreadPredecessor(ev)) {
-        mergeSummariesInto(preds_, tmaxScratch_, entriesScratch_);
-        if (tmaxScratch_.size() <= ev->thread) tmaxScratch_.resize(ev->thread + 1, nullptr);
-        tmaxScratch_[ev->thread] = ev;
-        auto ownEntry = [&](const Access& a) {
-            return SummaryEntry{a.res, a.mode == Mode::Read ? ev->thread : model::kNoThread, ev};
-        };
-        if (ev->accesses.size() <= UEvent::kAccessScan) {
-            for (const Access& a : ev->accesses) {
-                const SummaryEntry own = ownEntry(a);
-                auto pos = std::lower_bound(entriesScratch_.begin(), entriesScratch_.end(), own);
-                if (pos != entriesScratch_.end() && pos->sameKey(own)) *pos = own;
-                else entriesScratch_.insert(pos, own);
-            }
-        } else {
-            // Many accesses (sorted by resource, hence their entries by key): one merge, where an insertion each
-            // was quadratic on a large memset.
-            std::vector<SummaryEntry>& merged = mergeScratch_;
-            merged.clear();
-            auto in = entriesScratch_.cbegin();
-            for (const Access& a : ev->accesses) {
-                const SummaryEntry own = ownEntry(a);
-                while (in != entriesScratch_.cend() && *in < own) merged.push_back(*in++);
-                if (in != entriesScratch_.cend() && in->sameKey(own)) ++in;
-                merged.push_back(own);
-            }
-            merged.insert(merged.end(), in, entriesScratch_.cend());
-            entriesScratch_.swap(merged);
-        }
-        storeSummary(ev);
-    }
-    ev->keyHash = fp.hash;
-    ev->keyCheck = fp.check;
+    // Summary of [e]: its tmax now (causality needs it), its entries when first asked for (summaryOf).
+    tmaxInto(ev, preds_);
+    ev->summary.assignPending(tmaxScratch_);
+    if (compare) ev->keyHash = fp.hash, ev->keyCheck = fp.check, ev->keyKnown = true;
     link(ev);
     // A list of successors longer than kSuccessorScan is searched by the index (lookUp): when it becomes that long,
     // its events go in; once it is, each new one does. (A list that shrank and grows again holds some already.)
-    const EventList& successors = ev->pt ? ev->pt->threadChildren : threadRoot(ev->thread);
+    const EventList& list = ev->pt ? ev->pt->threadChildren : threadRoot(ev->thread);
     auto enter = [&](UEvent* s) {
         if (s->indexed) return;
-        index_.insert(s, s->keyCheck);
+        index_.insert(s, keyOf(s).check);
         s->indexed = true;
     };
-    if (successors.size() == kSuccessorScan + 1)
-        for (UEvent* s : successors) enter(s);
-    else if (successors.size() > kSuccessorScan + 1)
+    if (list.size() == kSuccessorScan + 1)
+        for (UEvent* s : list) enter(s);
+    else if (list.size() > kSuccessorScan + 1)
         enter(ev);
     events_.push_back(ev);
     if (created) *created = true;
     return ev;
 }
 
+void EventStructure::tmaxInto(const UEvent* e, const std::vector<UEvent*>& preds) const {
+    std::vector<UEvent*>& tmax = tmaxScratch_;
+    tmax.clear();
+    for (const UEvent* p : preds) { // the deepest of each thread: they lie in one configuration
+        const std::span<UEvent* const> pm = p->summary.tmax();
+        if (tmax.size() < pm.size()) tmax.resize(pm.size(), nullptr);
+        for (size_t t = 0; t < pm.size(); ++t)
+            if (UEvent* x = pm[t]; x && x != tmax[t] && (!tmax[t] || tmax[t]->tnode.depth < x->tnode.depth))
+                tmax[t] = x;
+    }
+    if (tmax.size() <= e->thread) tmax.resize(e->thread + 1, nullptr);
+    tmax[e->thread] = const_cast<UEvent*>(e);
+}
+
+void EventStructure::makeEntries(const UEvent* target) const {
+    // Predecessors first, iteratively (a thread's chain of pending summaries can be thousands long): an event is
+    // made once none of its predecessors is pending. An event can be on the stack more than once (it is a
+    // predecessor of several); the later copies find it made.
+    std::vector<UEvent*>& todo = pendingStack_;
+    todo.assign(1, const_cast<UEvent*>(target));
+    while (!todo.empty()) {
+        UEvent* x = todo.back();
+        if (!x->summary.pending()) {
+            todo.pop_back();
+            continue;
+        }
+        const size_t before = todo.size();
+        forEachPredecessor(*x, [&](UEvent* p) {
+            if (p->summary.pending()) todo.push_back(p);
+            return true;
+        });
+        if (todo.size() != before) continue;
+        todo.pop_back();
+        entriesOf(x);
+    }
+}
+
+void EventStructure::entriesOf(UEvent* ev) const {
+    std::vector<UEvent*>& preds = entryPreds_;
+    predecessorsOf(*ev, preds);
+    maximalInto(preds);
+    if (summaryAfterThreadPredecessor(ev, preds)) return;
+    mergeSummariesInto(preds, tmaxScratch_, entriesScratch_);
+    if (tmaxScratch_.size() <= ev->thread) tmaxScratch_.resize(ev->thread + 1, nullptr);
+    tmaxScratch_[ev->thread] = ev;
+    auto ownEntry = [&](const Access& a) {
+        return SummaryEntry{a.res, a.mode == Mode::Read ? ev->thread : model::kNoThread, ev};
+    };
+    if (ev->accesses.size() <= UEvent::kAccessScan) {
+        for (const Access& a : ev->accesses) {
+            const SummaryEntry own = ownEntry(a);
+            auto pos = std::lower_bound(entriesScratch_.begin(), entriesScratch_.end(), own);
+            if (pos != entriesScratch_.end() && pos->sameKey(own)) *pos = own;
+            else entriesScratch_.insert(pos, own);
+        }
+    } else {
+        // Many accesses (sorted by resource, hence their entries by key): one merge, where an insertion each
+        // was quadratic on a large memset.
+        std::vector<SummaryEntry>& merged = mergeScratch_;
+        merged.clear();
+        auto in = entriesScratch_.cbegin();
+        for (const Access& a : ev->accesses) {
+            const SummaryEntry own = ownEntry(a);
+            while (in != entriesScratch_.cend() && *in < own) merged.push_back(*in++);
+            if (in != entriesScratch_.cend() && in->sameKey(own)) ++in;
+            merged.push_back(own);
+        }
+        merged.insert(merged.end(), in, entriesScratch_.cend());
+        entriesScratch_.swap(merged);
+    }
+    storeSummary(ev);
+}
+
 // A delta over the last full summary of e's thread when few entries differ from it (DESIGN.md, "Memory"). Along a
 // thread the delta grows by about g entries an event until it is stored full again: with W entries and deltas of
 // up to D, an event stores about D/2 + W·g/D of them on average, least for D ≈ √(2gW); g is about 1 on the
 // programs measured, hence D² ≤ 2W. Below 4 entries a delta (its base pointer included) saves nothing.
-void EventStructure::storeSummary(UEvent* ev) {
+void EventStructure::storeSummary(UEvent* ev) const {
     const std::vector<SummaryEntry>& all = entriesScratch_;
     const Summary* base = nullptr;
     if (ev->pt && all.size() >= 4) base = ev->pt->summary.base() ? ev->pt->summary.base() : &ev->pt->summary;
@@ -492,15 +567,15 @@ void EventStructure::storeSummary(UEvent* ev) {
     ev->summary.assign(tmaxScratch_, all);
 }
 
-// [e] = [pt(e)] ∪ {e} when pt(e) is e's only maximal predecessor (preds_, after keyInto) — the common case: an
+// [e] = [pt(e)] ∪ {e} when pt(e) is e's only maximal predecessor (`preds`, after maximalInto) — the common case: an
 // event whose other predecessors its thread has seen already. e's summary is then pt's with e's own entries over
 // it, and what storeSummary would store — a delta over pt's base, or pt itself when pt's summary is full — is pt's
 // delta with e's entries merged in: built here in time proportional to that delta and e's accesses, where merging
 // pt's whole summary and comparing it with the base again cost every event the size of its history (a thread
 // writing 4,000 words: half of the run). False when the summary must be stored full (or is too small for a delta):
 // the general path then builds it.
-bool EventStructure::summaryAfterThreadPredecessor(UEvent* ev) {
-    if (!ev->pt || preds_.size() != 1 || preds_[0] != ev->pt) return false;
+bool EventStructure::summaryAfterThreadPredecessor(UEvent* ev, const std::vector<UEvent*>& preds) const {
+    if (!ev->pt || preds.size() != 1 || preds[0] != ev->pt) return false;
     const Summary& ps = ev->pt->summary;
     const Summary* base = ps.base() ? ps.base() : &ps;
     const std::span<const SummaryEntry> baseEntries = base->own();

@@ -179,10 +179,13 @@ public:
         for (UEvent* e : events_)
             if (e->inU) f(e);
     }
-    // The causal summary of the union of the local configurations of `events` (a configuration), into tmax/entries.
     bool leqByTree(const UEvent* a, const UEvent* b) const;
-    void mergeSummariesInto(const std::vector<UEvent*>& events, std::vector<UEvent*>& tmax,
-                            std::vector<SummaryEntry>& entries) const;
+    // e's summary with its entries made (Summary: they are made when first asked for). Its tmax alone needs no call.
+    const Summary& summaryOf(const UEvent* e) const {
+        if (e->summary.pending()) [[unlikely]]
+            makeEntries(e);
+        return e->summary;
+    }
     // The events in immediate conflict with e (Sec. 5: siblings in a thread or resource tree, and reads/writes
     // of a word that read the value e overwrites or that e's write overwrites). Every event in conflict with e
     // has one of these in its history.
@@ -198,13 +201,10 @@ public:
     void abandon() { abandoned_ = true; } // the pool's chunks are still freed: only the events' own arrays stay
 
 private:
-    void reserveSmall() { // as Frontier's
+    // As Frontier's. The buffers of keys and entries are not reserved: a small exploration may make neither.
+    void reserveSmall() {
         events_.reserve(64);
         preds_.reserve(16);
-        key_.reserve(64);
-        mergeScratch_.reserve(32);
-        entriesScratch_.reserve(32);
-        deltaScratch_.reserve(32);
         tmaxScratch_.reserve(8);
     }
     unsigned step_;
@@ -222,19 +222,33 @@ private:
     std::unordered_map<Resource, EventList, ResourceHash> resourceRoots_, initReaders_;
     EventList& childrenList(UEvent* parent, const Resource& r, bool readers);
     EventList& threadRoot(ThreadId t); // grows threadRoots_ to t
-    // The event with fingerprint fp among pt's thread successors (the thread's roots when pt is null), or null;
-    // the index is probed only for a long list.
-    UEvent* lookUp(ThreadId thread, const UEvent* pt, const EventIndex::Fingerprint& fp) const;
+    // The event with fingerprint fp among `successors` (an event's thread successors, or a thread's roots), or
+    // null; the index is probed only for a long list.
+    UEvent* lookUp(const EventList& successors, const EventIndex::Fingerprint& fp) const;
     static constexpr size_t kSuccessorScan = 2;
     static void predecessorsOf(const EventSpec& spec, std::vector<UEvent*>& preds);
+    static void predecessorsOf(const UEvent& e, std::vector<UEvent*>& preds);
+    // Keeps the maximal events of `preds` (a configuration's), latest first, once each.
+    void maximalInto(std::vector<UEvent*>& preds) const;
+    // e's identity's fingerprint, made at the first call (UEvent::keyKnown).
+    EventIndex::Fingerprint keyOf(const UEvent* e) const;
+    // The causal summary of the union of the local configurations of `events` (a configuration, none of them
+    // pending), into tmax/entries.
+    void mergeSummariesInto(const std::vector<UEvent*>& events, std::vector<UEvent*>& tmax,
+                            std::vector<SummaryEntry>& entries) const;
+    // The tmax of [e] from its predecessors' (pending or not) into tmaxScratch_.
+    void tmaxInto(const UEvent* e, const std::vector<UEvent*>& preds) const;
+    // Makes the entries of e's summary, and first those of every pending summary in its history.
+    void makeEntries(const UEvent* e) const;
+    void entriesOf(UEvent* e) const; // e's own, its predecessors' made
     // Scratch buffers of the look-ups (kept to avoid allocating on every one).
-    mutable std::vector<UEvent*> preds_;
-    mutable std::vector<uint64_t> key_;
+    mutable std::vector<UEvent*> preds_, keyPreds_, entryPreds_, pendingStack_;
+    mutable std::vector<uint64_t> key_, keyScratch_;
     mutable std::vector<SummaryEntry> mergeScratch_, entriesScratch_, deltaScratch_;
     mutable std::vector<UEvent*> tmaxScratch_;
-    void storeSummary(UEvent* e);
-    bool summaryAfterThreadPredecessor(UEvent* e);
-    std::vector<SummaryEntry> ownScratch_;
+    void storeSummary(UEvent* e) const;
+    bool summaryAfterThreadPredecessor(UEvent* e, const std::vector<UEvent*>& preds) const;
+    mutable std::vector<SummaryEntry> ownScratch_;
     void link(UEvent* e);
     void unlink(UEvent* e);
     bool memoryConflict(const UEvent* a, const Summary& bSummary, const UEvent* bEvent) const;
