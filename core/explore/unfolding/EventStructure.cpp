@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <span>
 
 namespace skein::explore::unfolding {
@@ -206,6 +207,12 @@ const UEvent* EventStructure::conflictWitness(const UEvent* e, const Frontier& c
         }
         return nullptr;
     }
+    // A few events of [e] outside C (a candidate a step or two off C, as in a small exploration): each checked as
+    // an extension is above, for the tree parents and read values it has in C — an event of [e] \ C and one of C in
+    // conflict have an immediate conflict in their histories (forEachImmediateConflict), and one whose parent there
+    // is outside C is found from the event of [e] \ C above it on that tree (DESIGN.md, "Conflict with C"). No
+    // summary entries are needed: a small exploration then makes none (use_after_free.c).
+    if (const std::optional<const UEvent*> w = witnessOutsideC(e, c)) return *w;
     // A part of [e] that lies in C is consistent with C (C is a configuration): only the maxima outside C need the
     // tree queries — on the comb's candidates, most of the history is in C.
     const std::span<UEvent* const> te = e->summary.tmax();
@@ -253,6 +260,46 @@ const UEvent* EventStructure::conflictWitness(const UEvent* e, const Frontier& c
     return nullptr;
 }
 
+std::optional<const UEvent*> EventStructure::witnessOutsideC(const UEvent* e, const Frontier& c) const {
+    constexpr size_t kWalk = 16; // past that, the summaries' tree queries
+    std::vector<const UEvent*>& todo = walkTodo_;
+    std::vector<const UEvent*>& outside = walkOutside_;
+    todo.assign(1, e);
+    outside.clear();
+    while (!todo.empty()) {
+        const UEvent* x = todo.back();
+        todo.pop_back();
+        if (x->inC || std::find(outside.begin(), outside.end(), x) != outside.end()) continue;
+        if (outside.size() == kWalk) return std::nullopt;
+        outside.push_back(x);
+        forEachPredecessor(*x, [&](UEvent* p) {
+            if (!p->inC) todo.push_back(p);
+            return true;
+        });
+    }
+    for (const UEvent* x : outside) {
+        // x's thread: C went past its thread predecessor (in C, or x is its thread's first event).
+        const UEvent* m = c.threadMax(x->thread);
+        if ((!x->pt || x->pt->inC) && (x->pt ? x->pt != m : m != nullptr))
+            return ownerOf(ancestorAtDepth(&m->tnode, x->pt ? x->pt->tnode.depth + 1 : 1, step_));
+        for (const Access& a : x->accesses) {
+            if (a.parent && !a.parent->inC) continue; // checked at the event of [e] \ C above it
+            const UEvent* y = c.treeMax(a.res);
+            if (y != a.parent) { // C went past the parent: its next node there and x are siblings
+                const TreeNode* p = nodeIn(a.parent, a.res);
+                return ownerOf(ancestorAtDepth(nodeIn(y, a.res), p ? p->depth + 1 : 1, step_));
+            }
+            if (a.mode != Mode::Write) continue;
+            const UEvent* bad = nullptr; // a read of C of the value x overwrites, not before x
+            c.forEachLastRead(a.res, [&](ThreadId t, UEvent* r) {
+                if (!bad && t != x->thread && r->access(a.res)->parent == a.parent && !leq(r, x)) bad = r;
+            });
+            if (bad) return bad;
+        }
+    }
+    return nullptr;
+}
+
 // ---- Creation ------------------------------------------------------------------------------------------------
 
 namespace {
@@ -293,6 +340,7 @@ void EventStructure::maximalInto(std::vector<UEvent*>& preds) const {
 EventIndex::Fingerprint EventStructure::keyOf(const UEvent* e) const {
     if (!e->keyKnown) {
         // The same key findOrCreate would compute from the spec that made e: its predecessors are the spec's.
+        reserveKeyScratch();
         predecessorsOf(*e, keyPreds_);
         maximalInto(keyPreds_);
         keyInto(keyScratch_, e->thread, e->choice, e->label, e->pt, keyPreds_);
@@ -365,6 +413,7 @@ void EventStructure::predecessorsOf(const UEvent& e, std::vector<UEvent*>& preds
 UEvent* EventStructure::find(const EventSpec& spec) const {
     const EventList* successors = threadSuccessors(spec.pt, spec.thread);
     if (!successors || successors->empty()) return nullptr; // no key needed to know
+    reserveKeyScratch();
     predecessorsOf(spec, preds_);
     maximalInto(preds_);
     keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_);
@@ -415,6 +464,7 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     const bool compare = successors && !successors->empty();
     EventIndex::Fingerprint fp;
     if (compare) {
+        reserveKeyScratch();
         maximalInto(preds_);
         keyInto(key_, spec.thread, spec.choice, spec.label, spec.pt, preds_);
         fp = EventIndex::fingerprint(key_);
@@ -484,6 +534,7 @@ void EventStructure::makeEntries(const UEvent* target) const {
     // Predecessors first, iteratively (a thread's chain of pending summaries can be thousands long): an event is
     // made once none of its predecessors is pending. An event can be on the stack more than once (it is a
     // predecessor of several); the later copies find it made.
+    reserveEntryScratch();
     std::vector<UEvent*>& todo = pendingStack_;
     todo.assign(1, const_cast<UEvent*>(target));
     while (!todo.empty()) {

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <new>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -241,11 +242,25 @@ private:
     // Makes the entries of e's summary, and first those of every pending summary in its history.
     void makeEntries(const UEvent* e) const;
     void entriesOf(UEvent* e) const; // e's own, its predecessors' made
-    // Scratch buffers of the look-ups (kept to avoid allocating on every one).
+    // Scratch buffers of the look-ups (kept to avoid allocating on every one). Those of keys and of entries are
+    // reserved at their first use, in one allocation each rather than grown by doubling (a small exploration may
+    // use neither).
+    void reserveKeyScratch() const {
+        if (key_.capacity() == 0) key_.reserve(32), keyScratch_.reserve(32), keyPreds_.reserve(16);
+    }
+    void reserveEntryScratch() const {
+        if (entryPreds_.capacity() == 0) {
+            entryPreds_.reserve(16), pendingStack_.reserve(32), ownScratch_.reserve(8);
+            mergeScratch_.reserve(32), entriesScratch_.reserve(32), deltaScratch_.reserve(32);
+        }
+    }
     mutable std::vector<UEvent*> preds_, keyPreds_, entryPreds_, pendingStack_;
     mutable std::vector<uint64_t> key_, keyScratch_;
     mutable std::vector<SummaryEntry> mergeScratch_, entriesScratch_, deltaScratch_;
     mutable std::vector<UEvent*> tmaxScratch_;
+    // conflictWitness for an e with at most a few events of [e] outside C, without summaries; nullopt for more.
+    std::optional<const UEvent*> witnessOutsideC(const UEvent* e, const Frontier& c) const;
+    mutable std::vector<const UEvent*> walkTodo_, walkOutside_;
     void storeSummary(UEvent* e) const;
     bool summaryAfterThreadPredecessor(UEvent* e, const std::vector<UEvent*>& preds) const;
     mutable std::vector<SummaryEntry> ownScratch_;

@@ -75,7 +75,7 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
     // Each resource's tree maximum in [base]: the parents of the placement that adds no optional reader.
     std::vector<UEvent*>& baseMax = mkBaseMax_;
     baseMax.clear();
-    for (const Access& l : like.accesses) baseMax.push_back(es_.treeMaxOf(base, l.res));
+    for (const Access& l : like.accesses) baseMax.push_back(treeMaxIn(base, l.res));
     // A compare-exchange's mode is its outcome after the write it reads here, which need not be like's.
     const bool cas = casByOutcome(like);
     const Mode casMode = cas && casFailsAfter(like.label, like.accesses, baseMax) ? Mode::Read : Mode::Write;
@@ -118,7 +118,7 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
             Access& a = spec.accesses[i];
             a.res = like.accesses[i].res;
             a.mode = modeOf(i);
-            a.parent = chosen.empty() ? baseMax[i] : es_.treeMaxOf(preds, a.res);
+            a.parent = chosen.empty() ? baseMax[i] : treeMaxIn(preds, a.res);
         }
         if (like.section && sectionPlacedByReplay(like)) {
             // Which runs the section has here (if any) depends on the history: run it there (Sections.cpp).
@@ -164,6 +164,25 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
     }
     optional.forEachPrefix([&](std::span<UEvent* const> chosen, std::span<const uint32_t>) { return place(chosen); });
     return nullptr;
+}
+
+// When every event is in C, the writes of r in the union of their local configurations are a prefix of C's chain of
+// r (C is a configuration, so r's tree restricted to it is a chain, and a local configuration is causally closed):
+// the maximum is the first write down C's chain that one of them has in its history. Causality needs only the
+// events' tmax, where EventStructure::treeMaxOf asks their summaries for entries — made, in a small exploration,
+// for these queries alone (use_after_free.c). A chain longer than the walk goes to the summaries.
+UEvent* QporExplorer::treeMaxIn(const std::vector<UEvent*>& events, const Resource& r) const {
+    constexpr int kWalk = 8;
+    if (std::all_of(events.begin(), events.end(), [](const UEvent* x) { return !x || x->inC; })) {
+        UEvent* w = F_.treeMax(r);
+        for (int steps = 0; steps < kWalk; ++steps) {
+            if (!w) return nullptr;
+            for (const UEvent* x : events)
+                if (x && es_.leq(w, x)) return w;
+            w = ownerOf(w->access(r)->node.parent);
+        }
+    }
+    return es_.treeMaxOf(events, r);
 }
 
 bool QporExplorer::mutexFreeAfter(const UEvent* n) const {
@@ -361,7 +380,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         for (UEvent* x : anchors) preds.push_back(x);
         for (size_t j = grew ? 0 : upTo; j <= upTo; ++j) {
             if (placeRanges_[j + 1] - placeRanges_[j] == 1 || e->accesses[j].res.kind() != ResKind::Memory) continue;
-            if (es_.treeMaxOf(preds, e->accesses[j].res) != expected(j)) return false;
+            if (treeMaxIn(preds, e->accesses[j].res) != expected(j)) return false;
             // A write before only some readers of its parent, where the history already holds one it leaves out.
             const PlacementOption& o = placeOpts_[placeRanges_[j] + idx[j]];
             for (uint32_t k = 0; k < o.xcount; ++k)

@@ -421,6 +421,8 @@ private:
     void accessesInto(const model::Event& label, std::vector<Access>& out) const;
     EventSpec specScratch_; // eventFor's description, reused
     bool mutexFreeAfter(const UEvent* node) const;
+    // EventStructure::treeMaxOf(events, r), by a short walk down C's chain of r when every event is in C.
+    UEvent* treeMaxIn(const std::vector<UEvent*>& events, const Resource& r) const;
     // Semaphores, reader-writer locks and barriers (DESIGN.md, "Semaphores, reader-writer locks and barriers"):
     // whether the operation
     // `like` describes is enabled at the history [preds] ⊆ C, where `spec` (its event there) has its parents; the
