@@ -443,6 +443,7 @@ private:
         return false;
     }
     std::vector<UEvent*> semPreds_; // its buffer
+    std::vector<Access> blockedAccessesScratch_; // blockedSyncPlacements's
     void blockedSyncPlacements(ThreadId t, const model::Event& pending);
     // The event thread t's pending operation would be after pt and `causes` (a blocked one's): a description for the
     // placement walks, never registered. Its accesses have no parents yet.

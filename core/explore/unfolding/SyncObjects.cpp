@@ -124,18 +124,25 @@ void QporExplorer::blockedSyncPlacements(ThreadId t, const model::Event& pending
     if (w.valid && w.pt == pt && w.causes == causes && w.mutex == pending.addr && w.word.key &&
         w.top == F_.treeMax(w.word) && w.reads == F_.readsOf(w.word))
         return;
-    UEvent like;
-    describePending(t, pending, pt, causes, like);
-    if (like.accesses.size() != 1) return; // (an object's operation is one access of its word)
-    Access& a = like.accesses[0];
-    a.parent = F_.treeMax(a.res);
-    w.valid = true, w.pt = pt, w.causes = like.causes, w.mutex = pending.addr, w.top = a.parent, w.word = a.res;
-    w.reads = F_.readsOf(a.res);
+    std::vector<Access>& accesses = blockedAccessesScratch_; // the description below only when there is a walk
+    accessesInto(pending, accesses);
+    if (accesses.size() != 1) return; // (an object's operation is one access of its word)
+    const Resource res = accesses[0].res;
+    UEvent* parent = F_.treeMax(res);
+    w.valid = true, w.pt = pt, w.causes = causes, w.mutex = pending.addr, w.top = parent, w.word = res;
+    w.reads = F_.readsOf(res);
     // A wait whose semaphore's every wait and try in C is in its history already (the word's last write is, or
     // there is none) has no placement: each one's history then holds every operation of C on the word but some
     // posts, and the count at C is 0 (it is blocked). semaphore_buffer's consumer, blocked on `full` before the
-    // producer's post, is this case at three of its configurations (bench/README.md, thirtieth session).
-    if (pending.kind == EventKind::SemWait && (!a.parent || isForced(like, a.parent))) return;
+    // producer's post, is this case at three of its configurations (bench/README.md, thirtieth session). (isForced
+    // for the description made below, from its parts: making it costs more than the check.)
+    auto forced = [&](const UEvent* x) {
+        return es_.leq(x, pt) || std::any_of(causes.begin(), causes.end(), [&](UEvent* c) { return es_.leq(x, c); });
+    };
+    if (pending.kind == EventKind::SemWait && (!parent || forced(parent))) return;
+    UEvent like;
+    describePending(t, pending, pt, causes, like);
+    like.accesses[0].parent = parent;
     earlierPlacements(&like);
 }
 
