@@ -38,7 +38,7 @@ void Frontier::push(UEvent* e) {
     undo_.push_back({Undo::Tmax, e->thread, nullptr, tmax_[e->thread]});
     tmax_[e->thread] = e;
     for (const Access& a : e->accesses) {
-        Word& w = words_[a.res];
+        Word& w = wordFor(a.res);
         if (a.mode == Mode::Read) {
             if (w.lastRead.size() <= e->thread) w.lastRead.resize(e->thread + 1, nullptr);
             undo_.push_back({Undo::LastRead, e->thread, &w, w.lastRead[e->thread]});

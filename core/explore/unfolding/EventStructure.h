@@ -79,9 +79,23 @@ private:
     std::vector<Undo> undo_;
     std::vector<UEvent*> tmax_;
     std::unordered_map<Resource, Word, ResourceHash> words_;
+    // The last record looked up: the walks ask for one word's state over and over (each of its reads, its tree
+    // maximum), and a hash look-up divides by the bucket count — among the slowest instructions of a small
+    // exploration. (Records never move nor go.)
+    mutable Resource lastKey_;
+    mutable Word* lastWord_ = nullptr;
     const Word* word(const Resource& r) const {
+        if (lastWord_ && lastKey_ == r) return lastWord_;
         auto it = words_.find(r);
-        return it == words_.end() ? nullptr : &it->second;
+        if (it == words_.end()) return nullptr;
+        lastKey_ = r, lastWord_ = const_cast<Word*>(&it->second);
+        return lastWord_;
+    }
+    Word& wordFor(const Resource& r) { // made when absent
+        if (lastWord_ && lastKey_ == r) return *lastWord_;
+        Word& w = words_[r];
+        lastKey_ = r, lastWord_ = &w;
+        return w;
     }
 };
 
