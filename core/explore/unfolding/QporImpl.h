@@ -391,6 +391,9 @@ private:
     // Placements.cpp (cex(C)), but for blockedPlacements, accessesFor/accessesInto and describePending (Extensions.cpp)
     void addConflictingExtensions(UEvent* e);
     void earlierPlacements(UEvent* e);
+    // earlierPlacements would find only e's own placement (no option but the original for any access): checked
+    // without the walk's buffers.
+    bool onlyItsOwnPlacement(const UEvent& e) const;
     struct PlacementOption {
         uint32_t first, count; // anchors: placeAnchors_[first, first + count)
         int choice;            // the outcome (the waiter a signal wakes), or -1
