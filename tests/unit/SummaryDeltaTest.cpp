@@ -12,6 +12,7 @@
 
 #include "core/explore/unfolding/Event.h"
 #include "core/explore/unfolding/EventStructure.h"
+#include "tests/unit/LocalConfiguration.h"
 
 namespace {
 
@@ -126,17 +127,7 @@ void checkEverySummaryAgainstItsHistory(bool latestFirst) {
     if (latestFirst) std::reverse(made.begin(), made.end());
     size_t deltas = 0;
     for (UEvent* e : made) {
-        std::set<UEvent*> history;
-        std::vector<UEvent*> todo = {e};
-        while (!todo.empty()) {
-            UEvent* x = todo.back();
-            todo.pop_back();
-            if (!history.insert(x).second) continue;
-            forEachPredecessor(*x, [&](UEvent* p) {
-                todo.push_back(p);
-                return true;
-            });
-        }
+        const std::set<UEvent*> history = skein::testing::localConfiguration(e);
         // Events are made in execution order: a later id is later in its thread, its word's tree and its reads.
         std::map<std::pair<Resource, ThreadId>, UEvent*> want;
         std::vector<UEvent*> tmax(3, nullptr);
