@@ -249,8 +249,8 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
             s.operation = spins ? "spins" : "blocked";
             s.variable = v.state == exec::ThreadState::BlockedJoin || spins ? "" : ex.describeAddress(v.waitObject);
             s.detail = spins ? spinDescription(ex, *spin) : ex.describeBlocked(t);
-            out.trace.push_back(s);
             out.graph.nodes.push_back({uint32_t(out.graph.nodes.size()), t, s.operation + ": " + s.detail});
+            out.trace.push_back(std::move(s));
         }
     }
     // The failing operation itself, when the execution stopped at an error. (Node ids are trace indices: the
@@ -263,8 +263,8 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         s.location = prog.sourceLocation(cut.error->loc);
         s.operation = "error";
         s.detail = cut.error->message;
-        out.trace.push_back(s);
         out.graph.nodes.push_back({at, s.thread, cut.error->message});
+        out.trace.push_back(std::move(s));
     }
 
     auto& edges = out.graph.edges;

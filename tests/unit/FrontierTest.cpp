@@ -16,6 +16,10 @@ namespace {
 using namespace skein::explore::unfolding;
 
 Resource word(uint64_t a) { return Resource(a, ResKind::Memory); }
+std::vector<UEvent*> reads(const Frontier& F, const Resource& r) {
+    const auto v = F.readsOf(r);
+    return {v.begin(), v.end()};
+}
 
 void touch(UEvent& e, ThreadId t, Resource r, Mode m) {
     e.thread = t;
@@ -51,7 +55,7 @@ TEST(Frontier, PopRestoresEachResourceAcrossAGrowingLastReadRecord) {
     EXPECT_EQ(F.lastRead(word(8), 5), &ev[2]);
     EXPECT_EQ(F.lastRead(word(8), 3), nullptr);
     EXPECT_EQ(lastReads(F, word(8)), (std::vector<std::pair<ThreadId, UEvent*>>{{0, &ev[4]}, {5, &ev[2]}}));
-    EXPECT_EQ(F.readsOf(word(8)), (std::vector<UEvent*>{&ev[1], &ev[2], &ev[4]}));
+    EXPECT_EQ(reads(F, word(8)), (std::vector<UEvent*>{&ev[1], &ev[2], &ev[4]}));
     EXPECT_TRUE(ev[4].inC);
     EXPECT_EQ(ev[4].cPos, 4u);
 
@@ -59,7 +63,7 @@ TEST(Frontier, PopRestoresEachResourceAcrossAGrowingLastReadRecord) {
     EXPECT_FALSE(ev[4].inC);
     EXPECT_EQ(F.lastRead(word(8), 0), &ev[1]);
     EXPECT_EQ(F.threadMax(0), &ev[1]);
-    EXPECT_EQ(F.readsOf(word(8)), (std::vector<UEvent*>{&ev[1], &ev[2]}));
+    EXPECT_EQ(reads(F, word(8)), (std::vector<UEvent*>{&ev[1], &ev[2]}));
     F.pop(); // ev[3]: the tree maximum is ev[0] again
     EXPECT_EQ(F.treeMax(word(8)), &ev[0]);
     F.pop(); // ev[2]: thread 5 has no read of x, nor any event

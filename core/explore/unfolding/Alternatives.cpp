@@ -26,13 +26,13 @@ namespace skein::explore::unfolding {
 // pruning unlinks some), and what it found satisfied then still is: an event of D in conflict with e is in conflict
 // with another outcome of e's action too (a conflict with e comes from e's history, which they share, or from a
 // sibling of e in a tree or around a write, which is theirs as well), so only what D gained since — e — is looked at.
-std::optional<std::vector<UEvent*>> QporExplorer::nextOutcome() {
+bool QporExplorer::nextOutcome() {
     Node& n = stack_.back();
     UEvent* e = n.e;
-    if (!e || n.Dlocal.empty() || n.Dlocal.back() != e) return std::nullopt;
-    if (!e->hasOutcomes()) return std::nullopt;
+    if (!e || n.Dlocal.empty() || n.Dlocal.back() != e) return false;
+    if (!e->hasOutcomes()) return false;
     const EventList* successors = es_.threadSuccessors(e->pt, e->thread);
-    if (!successors) return std::nullopt;
+    if (!successors) return false;
     auto outcome = [&](const UEvent* d) { return e->sameAction(*d); }; // another outcome of e's action (or e)
     const bool resume = n.outcomeNext == e && n.outcomeEpoch == pruneEpoch_;
     UEvent* next = nullptr;
@@ -43,26 +43,27 @@ std::optional<std::vector<UEvent*>> QporExplorer::nextOutcome() {
         next = x, at = i;
         if (resume) break; // the first after the last taken: ids ascend
     }
-    if (!next) return std::nullopt;
+    if (!next) return false;
     auto satisfied = [&](const UEvent* d) {
         return outcome(d) || es_.conflictsWith(d, F_) || es_.conflict(next, d);
     };
     if (resume) {
         for (size_t i = n.outcomeVerified; i < n.Dlocal.size(); ++i)
-            if (!satisfied(n.Dlocal[i])) return std::nullopt;
+            if (!satisfied(n.Dlocal[i])) return false;
     } else {
         for (uint32_t j : stack_.dNodes())
             for (const UEvent* d : stack_[j].Dlocal)
-                if (!satisfied(d)) return std::nullopt;
+                if (!satisfied(d)) return false;
     }
     n.outcomeNext = next;
     n.outcomeCursor = at + 1;
     n.outcomeVerified = n.Dlocal.size();
     n.outcomeEpoch = pruneEpoch_;
-    return std::vector<UEvent*>{next};
+    altJ_.assign(1, next);
+    return true;
 }
 
-std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
+bool QporExplorer::alternative() {
     phase_.enter(PhaseClock::Comb); // until the next phase: the node's en(C), or the pop
     ++alternatives_;
     // A quick no: every event of an alternative J goes beyond C, so J ∪ C contains an event of en(C) (the first
@@ -70,12 +71,12 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     // with C — the executor's enabled event). When all of en(C) is in D, every candidate contains an event of D.
     // (An outcome nextOutcome finds is in en(C) and not in D: it goes first, as the test below is linear in en(C).)
     if (altK_ == 0)
-        if (auto J = nextOutcome()) return J;
-    const std::vector<UEvent*>& en = stack_.back().en;
+        if (nextOutcome()) return true;
+    const EnabledList& en = stack_.back().en;
     if (std::all_of(en.begin(), en.end(), [](const UEvent* x) { return x->inD > 0; })) {
         ++altFailures_;
         ++altQuickFailures_;
-        return std::nullopt;
+        return false;
     }
     // k events of D: e (the top node's last addition) first, then the most recently added.
     const size_t dSize = stack_.dSize();
@@ -85,7 +86,7 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     selected.clear();
     const std::span<const uint32_t> dNodes = stack_.dNodes();
     for (size_t i = dNodes.size(); i-- > 0 && selected.size() < k;) {
-        const std::vector<UEvent*>& dl = stack_[dNodes[i]].Dlocal;
+        const auto& dl = stack_[dNodes[i]].Dlocal;
         for (size_t j = dl.size(); j-- > 0 && selected.size() < k;) selected.push_back(dl[j]);
     }
 
@@ -146,7 +147,7 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     }
     if (empty) {
         ++altFailures_;
-        return std::nullopt;
+        return false;
     }
     // Deterministic order: events created first first. With a single spike to take an event from, the search takes
     // its first: the one created first, found without sorting the spike (one per alternative, each as long as the
@@ -160,7 +161,8 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         else if (!satisfied[i] && !s.empty()) std::iter_swap(s.begin(), std::min_element(s.begin(), s.end(), byId));
     }
     // Step 4: a combination of pairwise non-conflicting events (depth-first over the spikes).
-    std::vector<UEvent*> combo;
+    std::vector<UEvent*>& combo = altCombo_;
+    combo.clear();
     // Plain recursion (a std::function per level cost 2 % of a run); at most one level per selected event.
     struct Search {
         const EventStructure& es;
@@ -189,10 +191,13 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
     bool found = k > 0 && search(0);
     if (!found) {
         ++altFailures_;
-        return std::nullopt;
+        return false;
     }
     // Step 5: J \ C, the events of the combination's local configurations outside C.
-    std::vector<UEvent*> out, todo(combo.begin(), combo.end());
+    std::vector<UEvent*>& out = altJ_;
+    std::vector<UEvent*>& todo = altTodo_;
+    out.clear();
+    todo.assign(combo.begin(), combo.end());
     ++stamp_; // the comb is done with its marks: they now mean "in out"
     while (!todo.empty()) {
         UEvent* x = todo.back();
@@ -210,10 +215,13 @@ std::optional<std::vector<UEvent*>> QporExplorer::alternative() {
         std::sort(out.begin(), out.end(), [](UEvent* a, UEvent* b) { return a->id < b->id; });
         for (UEvent* x : out) {
             bool minimal = forEachPredecessor(*x, [&](UEvent* p) { return F_.contains(p); });
-            if (minimal) return std::vector<UEvent*>{x};
+            if (minimal) {
+                out.assign(1, x);
+                return true;
+            }
         }
     }
-    return out;
+    return true;
 }
 
 } // namespace skein::explore::unfolding

@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "core/explore/unfolding/SmallVector.h"
 #include "core/explore/unfolding/Tree.h"
 #include "core/model/Event.h"
 
@@ -235,7 +236,8 @@ struct UEvent {
     uint32_t choice = 0;   // which outcome of the thread's action (nondet value, woken waiter); 0 otherwise
     uint32_t baseCauses = 0;     // how many leading causes are not reads-before-writes
     uint32_t cPos = 0;     // position in C when inC (bookkeeping of the exploration, below)
-    std::vector<UEvent*> causes; // create / joined thread's last event / waking signal, then reads before writes
+    // create / joined thread's last event / waking signal, then reads before writes. Mostly none or one: in place.
+    SmallVector<UEvent*, 1> causes;
     std::vector<Access> accesses;
     TreeNode tnode;        // node in the thread's tree
     EventList threadChildren; // events whose pt is this event

@@ -79,10 +79,9 @@ UEvent* Frontier::lastRead(const Resource& r, ThreadId t) const {
     return w && t < w->lastRead.size() ? w->lastRead[t] : nullptr;
 }
 
-const std::vector<UEvent*>& Frontier::readsOf(const Resource& r) const {
-    static const std::vector<UEvent*> none;
+std::span<UEvent* const> Frontier::readsOf(const Resource& r) const {
     const Word* w = word(r);
-    return w ? w->reads : none;
+    return w ? std::span<UEvent* const>(w->reads.data(), w->reads.size()) : std::span<UEvent* const>();
 }
 
 bool Frontier::contains(const UEvent* e) const { return e->inC; }
@@ -478,7 +477,7 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     ev->choice = spec.choice;
     ev->label = spec.label;
     ev->pt = spec.pt;
-    ev->causes = spec.causes;
+    ev->causes.assign(spec.causes.begin(), spec.causes.end());
     ev->baseCauses = spec.baseCauses;
     ev->accesses = spec.accesses;
     if (ev->accesses.size() > UEvent::kAccessScan) { // UEvent::access bisects them; one range's words come sorted
@@ -518,15 +517,17 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
 
 void EventStructure::tmaxInto(const UEvent* e, const std::vector<UEvent*>& preds) const {
     std::vector<UEvent*>& tmax = tmaxScratch_;
+    size_t n = size_t(e->thread) + 1;
+    for (const UEvent* p : preds) n = std::max(n, p->summary.tmax().size());
+    // Filled element by element: a few threads, where resize's memset call cost more than the rest of the merge.
     tmax.clear();
+    for (size_t t = 0; t < n; ++t) tmax.push_back(nullptr);
     for (const UEvent* p : preds) { // the deepest of each thread: they lie in one configuration
         const std::span<UEvent* const> pm = p->summary.tmax();
-        if (tmax.size() < pm.size()) tmax.resize(pm.size(), nullptr);
         for (size_t t = 0; t < pm.size(); ++t)
             if (UEvent* x = pm[t]; x && x != tmax[t] && (!tmax[t] || tmax[t]->tnode.depth < x->tnode.depth))
                 tmax[t] = x;
     }
-    if (tmax.size() <= e->thread) tmax.resize(e->thread + 1, nullptr);
     tmax[e->thread] = const_cast<UEvent*>(e);
 }
 

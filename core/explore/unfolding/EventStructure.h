@@ -7,11 +7,14 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
 #include "core/explore/unfolding/Event.h"
 #include "core/explore/unfolding/EventIndex.h"
+#include "core/explore/unfolding/ResourceMap.h"
+#include "core/explore/unfolding/SmallVector.h"
 
 namespace skein::explore::unfolding {
 
@@ -46,7 +49,7 @@ public:
                 if (w->lastRead[t]) f(t, w->lastRead[t]);
     }
     // Every pure read of word r in C (for reads-from-a-later-write extensions).
-    const std::vector<UEvent*>& readsOf(const Resource& r) const;
+    std::span<UEvent* const> readsOf(const Resource& r) const;
     bool contains(const UEvent* e) const;
     size_t numThreads() const { return tmax_.size(); }
 
@@ -60,13 +63,13 @@ private:
     }
     unsigned step_;
     // What C holds of one resource: its tree maximum, each thread's last read of it, and (a memory word) every pure
-    // read of it in C's order. One hash look-up per resource and event, where two ordered maps (keyed by resource
-    // and by (resource, thread)) cost two tree descents. Words are never erased (a cleared field is null, which
-    // every query reads as absent) and the map's nodes do not move, so the undo log can point at them.
+    // read of it in C's order. One look-up per resource and event, where two ordered maps (keyed by resource and by
+    // (resource, thread)) cost two tree descents. Words are never erased (a cleared field is null, which every query
+    // reads as absent) and the map's records do not move (ResourceMap), so the undo log can point at them.
     struct Word {
         UEvent* max = nullptr;
-        std::vector<UEvent*> lastRead; // by thread
-        std::vector<UEvent*> reads;
+        SmallVector<UEvent*, 4> lastRead; // by thread (a few threads read a word: no allocation)
+        SmallVector<UEvent*, 2> reads;
     };
     struct Undo {
         enum Kind { Tmax, Max, LastRead, Read } kind;
@@ -78,17 +81,17 @@ private:
     std::vector<size_t> undoMarks_;
     std::vector<Undo> undo_;
     std::vector<UEvent*> tmax_;
-    std::unordered_map<Resource, Word, ResourceHash> words_;
+    ResourceMap<Word, 8> words_;
     // The last record looked up: the walks ask for one word's state over and over (each of its reads, its tree
-    // maximum), and a hash look-up divides by the bucket count — among the slowest instructions of a small
-    // exploration. (Records never move nor go.)
+    // maximum), and a look-up past the map's first records divides by the bucket count — among the slowest
+    // instructions of a small exploration. (Records never move nor go.)
     mutable Resource lastKey_;
     mutable Word* lastWord_ = nullptr;
     const Word* word(const Resource& r) const {
         if (lastWord_ && lastKey_ == r) return lastWord_;
-        auto it = words_.find(r);
-        if (it == words_.end()) return nullptr;
-        lastKey_ = r, lastWord_ = const_cast<Word*>(&it->second);
+        const Word* w = words_.find(r);
+        if (!w) return nullptr;
+        lastKey_ = r, lastWord_ = const_cast<Word*>(w);
         return lastWord_;
     }
     Word& wordFor(const Resource& r) { // made when absent
@@ -234,7 +237,7 @@ private:
     std::vector<EventList> threadRoots_; // thread → its first events (threadRoot)
     // Hashed: one look-up per access of every event made, and a buffer's calloc makes one per word of it (an
     // ordered map's descent through thousands of words missed the cache at every level).
-    std::unordered_map<Resource, EventList, ResourceHash> resourceRoots_, initReaders_;
+    ResourceMap<EventList, 8> resourceRoots_, initReaders_;
     EventList& childrenList(UEvent* parent, const Resource& r, bool readers);
     EventList& threadRoot(ThreadId t); // grows threadRoots_ to t
     // The event with fingerprint fp among `successors` (an event's thread successors, or a thread's roots), or
@@ -306,7 +309,7 @@ void EventStructure::forEachImmediateConflict(const UEvent* e, Skip skip, F f) c
         const Access* pa = a.parent ? a.parent->access(a.res) : nullptr;
         const EventList* children = pa ? &pa->children : nullptr;
         if (!pa)
-            if (auto it = resourceRoots_.find(a.res); it != resourceRoots_.end()) children = &it->second;
+            children = resourceRoots_.find(a.res);
         if (a.mode == Mode::Read) {
             // Writes that overwrite the value e read, unless e precedes them.
             if (children)
@@ -319,7 +322,7 @@ void EventStructure::forEachImmediateConflict(const UEvent* e, Skip skip, F f) c
             // Reads of the value e overwrites, unless they precede e.
             const EventList* readers = pa ? &pa->readers : nullptr;
             if (!pa)
-                if (auto it = initReaders_.find(a.res); it != initReaders_.end()) readers = &it->second;
+                readers = initReaders_.find(a.res);
             if (readers)
                 for (UEvent* r : *readers)
                     if (r != e && !skip(r) && !leq(r, e)) f(r);

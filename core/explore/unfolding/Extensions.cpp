@@ -185,9 +185,9 @@ UEvent* QporExplorer::reusableEnabled(size_t depth, ThreadId t, uint32_t choice,
     return nullptr;
 }
 
-const std::vector<UEvent*>& QporExplorer::enabledEvents(size_t depth) {
+const EnabledList& QporExplorer::enabledEvents(size_t depth) {
     Node& node = stack_[depth];
-    std::vector<UEvent*>& en = node.en; // in place: the child reuses it (reusableEnabled)
+    EnabledList& en = node.en; // in place: the child reuses it (reusableEnabled)
     // Before such an object's operation is made an event (or a blocked one a placement).
     using exec::Executor;
     if (const uint8_t use = ex_.syncUse();
@@ -287,13 +287,13 @@ void QporExplorer::pendingCausesInto(ThreadId t, UEvent* pt, std::vector<UEvent*
     if (pt && pt->label.kind == EventKind::CondWait && t < wakers_.size() && wakers_[t]) causes.push_back(wakers_[t]);
 }
 
-void QporExplorer::describePending(ThreadId t, const model::Event& pending, UEvent* pt, std::vector<UEvent*> causes,
+void QporExplorer::describePending(ThreadId t, const model::Event& pending, UEvent* pt, std::span<UEvent* const> causes,
                                    UEvent& like) const {
     like.thread = t;
     like.label = pending;
     like.label.tid = t;
     like.pt = pt;
-    like.causes = std::move(causes);
+    like.causes.assign(causes.begin(), causes.end());
     like.baseCauses = uint32_t(like.causes.size());
     accessesInto(pending, like.accesses);
 }

@@ -92,7 +92,7 @@ void QporExplorer::resetExecution(bool executorFresh) {
 // (at the root for the threads main starts with), its place in the unfolding is its creator's last event, with the
 // joins the creator took since: what the child's first event follows (createOf_, joinedSince_).
 // `after` is the event the steps follow (none at the root); they are appended to `steps` for replay and schedules.
-void QporExplorer::autoSteps(std::vector<ThreadId>& steps, UEvent* after) {
+void QporExplorer::autoSteps(StepList& steps, UEvent* after) {
     for (bool progress = true; progress;) {
         progress = false;
         for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
@@ -456,7 +456,7 @@ report::CheckResult QporExplorer::run() {
         if (n.choose) {
             ensureExecutorAt(d);
             phase_.enter(PhaseClock::Extensions); // and choosing e: until the event's execution or the pop
-            const std::vector<UEvent*>& en = enabledEvents(d);
+            const EnabledList& en = enabledEvents(d);
             peakU_ = std::max<uint64_t>(peakU_, es_.uSize());
             if (unsupported_ || footprintGrew_) break;
             if (kTrace) {
@@ -499,13 +499,13 @@ report::CheckResult QporExplorer::run() {
         // The subtree of C ∪ {e} is done (line 10). Now the configurations with C but without e (lines 11-12).
         stack_.addToD(n.e); // n is the top node
         n.e->inD++;
-        if (auto J = alternative()) {
+        if (alternative()) {
             if (kTrace) {
                 std::fprintf(stderr, "%*sALT after %s:", int(d), "", show(n.e).c_str());
-                for (UEvent* x : *J) std::fprintf(stderr, " %s", show(x).c_str());
+                for (UEvent* x : altJ_) std::fprintf(stderr, " %s", show(x).c_str());
                 std::fprintf(stderr, "\n");
             }
-            n.A = std::move(*J);
+            n.A.assign(altJ_.begin(), altJ_.end());
             n.choose = true;
             n.e = nullptr;
             continue;

@@ -13,8 +13,14 @@
 #include "core/explore/unfolding/PhaseClock.h"
 #include "core/explore/unfolding/Qpor.h"
 #include "core/explore/unfolding/Segments.h"
+#include "core/explore/unfolding/SmallVector.h"
 
 namespace skein::explore::unfolding {
+
+// A node's en(C) (a few events: at most one per thread, and its placements of blocked actions) and the steps
+// taken at once after an event (autoSteps).
+using EnabledList = SmallVector<UEvent*, 4>;
+using StepList = SmallVector<ThreadId, 4>;
 
 // Appends x to v unless it is null or there already (the ends of threads' histories: a handful of events).
 inline void addOnce(std::vector<UEvent*>& v, UEvent* x) {
@@ -104,12 +110,12 @@ private:
     // A node of the iterative Alg. 1: the calls Explore(C_d, D ∪ {e_1..e_i}, A) made at one configuration.
     struct Node {
         UEvent* e = nullptr;            // the event being explored from this node (C_{d+1} = C_d ∪ {e})
-        std::vector<UEvent*> A;         // the clue still to follow
-        std::vector<UEvent*> Dlocal;    // events added to D at this node
+        SmallVector<UEvent*, 2> A;      // the clue still to follow
+        SmallVector<UEvent*, 2> Dlocal; // events added to D at this node
         bool choose = true;
         report::Decision decision;      // executor decision that executes e (replay)
         std::vector<uint32_t> inner;    // an atomic section: the outcomes of its further steps (thread decision.thread)
-        std::vector<UEvent*> en;        // en(C_d) as last computed here (reused by the child: enabledEvents)
+        EnabledList en;                 // en(C_d) as last computed here (reused by the child: enabledEvents)
         bool enKnown = false;           // en holds en(C_d), to be reused when this node chooses again (after Alt)
         // en(C_d) has an atomic section's events, made with what its site knew at this sectionsVersion_: reused
         // only while the sites know the same (enabledEvents).
@@ -121,7 +127,7 @@ private:
         UEvent* outcomeNext = nullptr;
         size_t outcomeCursor = 0, outcomeVerified = 0;
         uint64_t outcomeEpoch = 0;
-        std::vector<ThreadId> autoSteps; // joins, exits, creates taken after e, each by its thread (autoSteps)
+        StepList autoSteps;             // joins, exits, creates taken after e, each by its thread (autoSteps)
         void reset() { // as a new node, keeping the vectors' capacity
             e = nullptr;
             A.clear();
@@ -229,9 +235,9 @@ private:
     // Joins are not events of the unfolding (autoSteps): thread → the last events of the threads it joined since its
     // last event, which are causes of its next event.
     std::vector<std::vector<UEvent*>> joinedSince_;
-    void autoSteps(std::vector<ThreadId>& steps, UEvent* after);
+    void autoSteps(StepList& steps, UEvent* after);
     void autoStep(ThreadId t, UEvent* after);
-    std::vector<ThreadId> rootSteps_; // the auto steps at the root (autoSteps), before the first node's event
+    StepList rootSteps_;              // the auto steps at the root (autoSteps), before the first node's event
     void noteJoin(ThreadId t, ThreadId joined);
     // Appends to `out` (no duplicates) the maximal events of thread c's history as it is now: its last event (its
     // create's place when it has none) and the joins it took since — what a join of c follows.
@@ -312,11 +318,11 @@ private:
     void recordMaximal();
     void reportCounters(report::Stats& st) const; // U's and the phases' counters into st.extra
     void prune();
-    std::optional<std::vector<UEvent*>> nextOutcome(); // Alternatives.cpp
+    bool nextOutcome(); // Alternatives.cpp: into altJ_
     void keepHistories(std::vector<UEvent*>& drop);
 
     // Extensions.cpp
-    const std::vector<UEvent*>& enabledEvents(size_t depth);
+    const EnabledList& enabledEvents(size_t depth);
     UEvent* reusableEnabled(size_t depth, ThreadId t, uint32_t choice, const model::Event& pending) const;
     UEvent* eventFor(ThreadId execTid, uint32_t choice, const model::Event& pending,
                      const std::vector<Access>* accesses = nullptr, const std::vector<ThreadId>* joins = nullptr);
@@ -450,7 +456,7 @@ private:
     void blockedSyncPlacements(ThreadId t, const model::Event& pending);
     // The event thread t's pending operation would be after pt and `causes` (a blocked one's): a description for the
     // placement walks, never registered. Its accesses have no parents yet.
-    void describePending(ThreadId t, const model::Event& pending, UEvent* pt, std::vector<UEvent*> causes,
+    void describePending(ThreadId t, const model::Event& pending, UEvent* pt, std::span<UEvent* const> causes,
                          UEvent& like) const;
     // A compare-exchange outside an atomic section (one word, or two: 8 bytes): its accesses are reads where its
     // history makes it fail (it reads a value other than the one it expects) and writes otherwise (DESIGN.md,
@@ -486,9 +492,10 @@ private:
     }
 
     // Alternatives.cpp
-    // Alt(C, D ∪ {e}) for the top node (its Dlocal ends with e).
-    std::optional<std::vector<UEvent*>> alternative();
-    std::vector<UEvent*> altSelected_; // alternative()'s buffers
+    // Alt(C, D ∪ {e}) for the top node (its Dlocal ends with e): true when there is one, J \ C then in altJ_.
+    bool alternative();
+    std::vector<UEvent*> altJ_;
+    std::vector<UEvent*> altSelected_, altCombo_, altTodo_; // alternative()'s buffers
     std::vector<std::vector<UEvent*>> altSpikes_;
     std::vector<char> altSatisfied_;
 };

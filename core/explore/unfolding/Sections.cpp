@@ -255,7 +255,7 @@ void QporExplorer::footprintLike(const UEvent& e, UEvent& like) const {
     like.choice = e.choice;
     like.label = e.label;
     like.pt = e.pt;
-    like.causes = e.causes;
+    like.causes.assign(e.causes.begin(), e.causes.end());
     like.baseCauses = e.baseCauses;
     like.section = true;
     like.sectionRuns = e.sectionRuns;
@@ -368,7 +368,8 @@ void QporExplorer::sectionPlacementsWithoutEvent(ThreadId t) {
     like.label = pending;
     like.label.tid = t;
     like.pt = F_.threadMax(t);
-    like.causes = pendingCauses(t, like.pt);
+    const std::vector<UEvent*> causes = pendingCauses(t, like.pt);
+    like.causes.assign(causes.begin(), causes.end());
     like.baseCauses = uint32_t(like.causes.size());
     like.section = true;
     like.sectionRuns = site.severalRuns;

@@ -122,7 +122,7 @@ void QporExplorer::blockedSyncPlacements(ThreadId t, const model::Event& pending
     if (blockedWalks_.size() <= t) blockedWalks_.resize(t + 1);
     BlockedWalk& w = blockedWalks_[t];
     if (w.valid && w.pt == pt && w.causes == causes && w.mutex == pending.addr && w.word.key &&
-        w.top == F_.treeMax(w.word) && w.reads == F_.readsOf(w.word))
+        w.top == F_.treeMax(w.word) && std::ranges::equal(w.reads, F_.readsOf(w.word)))
         return;
     std::vector<Access>& accesses = blockedAccessesScratch_; // the description below only when there is a walk
     accessesInto(pending, accesses);
@@ -130,7 +130,8 @@ void QporExplorer::blockedSyncPlacements(ThreadId t, const model::Event& pending
     const Resource res = accesses[0].res;
     UEvent* parent = F_.treeMax(res);
     w.valid = true, w.pt = pt, w.causes = causes, w.mutex = pending.addr, w.top = parent, w.word = res;
-    w.reads = F_.readsOf(res);
+    const std::span<UEvent* const> reads = F_.readsOf(res);
+    w.reads.assign(reads.begin(), reads.end());
     // A wait whose semaphore's every wait and try in C is in its history already (the word's last write is, or
     // there is none) has no placement: each one's history then holds every operation of C on the word but some
     // posts, and the count at C is 0 (it is blocked). semaphore_buffer's consumer, blocked on `full` before the
