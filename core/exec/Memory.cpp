@@ -10,6 +10,12 @@ using program::pointerOffset;
 Memory::Memory(const program::Program& p) : program_(p) {
     fixed_.resize(1 + p.globals.size() + p.functions.size());
     fixed_[0].alive = false;
+    // The image in one allocation, with room for the first objects an execution allocates (main's locals): grown
+    // global by global, it was reallocated several times per executor built — once per exploration for qpor, where
+    // building the executor is a tenth of a dozen-event exploration (bench/README.md, thirty-fifth session).
+    size_t imageSize = 0;
+    for (const program::Global& gl : p.globals) imageSize = ((imageSize + 15) & ~size_t(15)) + gl.init.size();
+    arena_.reserve(imageSize + kRoomForLocals);
     for (size_t g = 0; g < p.globals.size(); ++g) {
         const program::Global& gl = p.globals[g];
         Object& o = fixed_[p.globalObject(uint32_t(g))];

@@ -53,6 +53,7 @@ public:
     uint64_t hashShared() const;
 
 private:
+    static constexpr size_t kRoomForLocals = 256; // bytes reserved past the globals' image (Memory::Memory)
     const program::Program& program_;
     std::vector<uint8_t> arena_;
     std::vector<uint8_t> initialImage_;

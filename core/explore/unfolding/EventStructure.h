@@ -126,7 +126,7 @@ public:
             }
             slot = &chunks_.back()[used_++];
         }
-        return ::new (slot) UEvent();
+        return ::new (slot) UEvent; // default-initialised: every member has its initialiser (no zero fill first)
     }
     void destroy(UEvent* e) {
         e->~UEvent();
