@@ -82,7 +82,7 @@ bool QporExplorer::alternative() {
     const size_t dSize = stack_.dSize();
     size_t k = altK_ <= 0 ? dSize : std::min<size_t>(size_t(altK_), dSize);
     if (altK_ < 0) k = 1;
-    std::vector<UEvent*>& selected = altSelected_; // the explorer's buffers: this runs once per explored event
+    AltBuffer& selected = altSelected_; // the explorer's buffers: this runs once per explored event
     selected.clear();
     const std::span<const uint32_t> dNodes = stack_.dNodes();
     for (size_t i = dNodes.size(); i-- > 0 && selected.size() < k;) {
@@ -120,12 +120,12 @@ bool QporExplorer::alternative() {
         }
         return es_.conflictsWith(x, F_); // [x] ∪ C is not a configuration
     };
-    std::vector<std::vector<UEvent*>>& spikes = altSpikes_;
+    std::vector<Spike>& spikes = altSpikes_;
     if (spikes.size() < k) spikes.resize(k);
     for (size_t i = 0; i < k; ++i) spikes[i].clear();
     // optimal: an event of D already in conflict with C needs nothing of J (C itself holds its conflict), so it
     // gets no spike (its spike would offer the event of C it conflicts with; any J satisfies it).
-    std::vector<char>& satisfied = altSatisfied_;
+    SmallVector<char, 8>& satisfied = altSatisfied_;
     satisfied.assign(k, 0);
     bool empty = false;
     for (size_t i = 0; i < k && !empty; ++i) {
@@ -155,21 +155,21 @@ bool QporExplorer::alternative() {
     const size_t toFill = size_t(std::count(satisfied.begin(), satisfied.begin() + k, 0));
     auto byId = [](UEvent* a, UEvent* b) { return a->id < b->id; };
     for (size_t i = 0; i < k; ++i) {
-        std::vector<UEvent*>& s = spikes[i];
+        Spike& s = spikes[i];
         combSpikeEvents_ += s.size();
         if (toFill > 1) std::sort(s.begin(), s.end(), byId);
         else if (!satisfied[i] && !s.empty()) std::iter_swap(s.begin(), std::min_element(s.begin(), s.end(), byId));
     }
     // Step 4: a combination of pairwise non-conflicting events (depth-first over the spikes).
-    std::vector<UEvent*>& combo = altCombo_;
+    AltBuffer& combo = altCombo_;
     combo.clear();
     // Plain recursion (a std::function per level cost 2 % of a run); at most one level per selected event.
     struct Search {
         const EventStructure& es;
-        const std::vector<std::vector<UEvent*>>& spikes;
-        const std::vector<char>& satisfied;
+        const std::vector<Spike>& spikes;
+        const SmallVector<char, 8>& satisfied;
         size_t k;
-        std::vector<UEvent*>& combo;
+        AltBuffer& combo;
         bool operator()(size_t i) {
             while (i < k && satisfied[i]) ++i;
             if (i == k) return true;
@@ -194,8 +194,8 @@ bool QporExplorer::alternative() {
         return false;
     }
     // Step 5: J \ C, the events of the combination's local configurations outside C.
-    std::vector<UEvent*>& out = altJ_;
-    std::vector<UEvent*>& todo = altTodo_;
+    AltBuffer& out = altJ_;
+    AltBuffer& todo = altTodo_;
     out.clear();
     todo.assign(combo.begin(), combo.end());
     ++stamp_; // the comb is done with its marks: they now mean "in out"

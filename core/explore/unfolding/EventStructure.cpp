@@ -261,8 +261,8 @@ const UEvent* EventStructure::conflictWitness(const UEvent* e, const Frontier& c
 
 std::optional<const UEvent*> EventStructure::witnessOutsideC(const UEvent* e, const Frontier& c) const {
     constexpr size_t kWalk = 16; // past that, the summaries' tree queries
-    std::vector<const UEvent*>& todo = walkTodo_;
-    std::vector<const UEvent*>& outside = walkOutside_;
+    auto& todo = walkTodo_;
+    auto& outside = walkOutside_;
     todo.assign(1, e);
     outside.clear();
     while (!todo.empty()) {
@@ -306,14 +306,14 @@ namespace {
 // `preds` are the maximal predecessors, latest first (EventStructure::maximalInto). Events do not keep their key
 // (it would cost ~80 bytes each), only its 128-bit fingerprint (EventIndex.h).
 void keyInto(std::vector<uint64_t>& key, ThreadId thread, uint32_t choice, const model::Event& label, const UEvent* pt,
-             const std::vector<UEvent*>& preds) {
+             std::span<UEvent* const> preds) {
     key.resize(5);
     key[0] = thread, key[1] = choice, key[2] = uint64_t(label.kind), key[3] = label.addr, key[4] = pt ? pt->id : 0;
     for (size_t i = preds.size(); i-- > 0;) key.push_back(preds[i]->id); // ascending ids
 }
 } // namespace
 
-void EventStructure::maximalInto(std::vector<UEvent*>& preds) const {
+void EventStructure::maximalInto(PredList& preds) const {
     // Latest first, duplicates dropped: an event precedes only events created after it (ids are creation order),
     // so p can be dominated only by one of the preds before it. An insertion sort: there are a handful of preds.
     size_t n = 0;
@@ -349,7 +349,7 @@ EventIndex::Fingerprint EventStructure::keyOf(const UEvent* e) const {
     return {e->keyHash, e->keyCheck};
 }
 
-void EventStructure::mergeSummariesInto(const std::vector<UEvent*>& events, std::vector<UEvent*>& tmax,
+void EventStructure::mergeSummariesInto(std::span<UEvent* const> events, std::vector<UEvent*>& tmax,
                                         std::vector<SummaryEntry>& entries) const {
     // Built in the caller's scratch vectors: the event's own summary is then copied out at its exact size, since
     // summaries are most of an event's memory and fresh pages are costly here (DESIGN.md, "Where time goes").
@@ -392,7 +392,7 @@ void EventStructure::mergeSummariesInto(const std::vector<UEvent*>& events, std:
     }
 }
 
-void EventStructure::predecessorsOf(const EventSpec& spec, std::vector<UEvent*>& preds) {
+void EventStructure::predecessorsOf(const EventSpec& spec, PredList& preds) {
     preds.clear();
     if (spec.pt) preds.push_back(spec.pt);
     for (UEvent* c : spec.causes)
@@ -401,7 +401,7 @@ void EventStructure::predecessorsOf(const EventSpec& spec, std::vector<UEvent*>&
         if (a.parent) preds.push_back(a.parent);
 }
 
-void EventStructure::predecessorsOf(const UEvent& e, std::vector<UEvent*>& preds) {
+void EventStructure::predecessorsOf(const UEvent& e, PredList& preds) {
     preds.clear();
     forEachPredecessor(e, [&](UEvent* p) {
         preds.push_back(p);
@@ -432,7 +432,7 @@ UEvent* EventStructure::lookUp(const EventList& successors, const EventIndex::Fi
     return nullptr;
 }
 
-UEvent* EventStructure::treeMaxOf(const std::vector<UEvent*>& events, const Resource& r) const {
+UEvent* EventStructure::treeMaxOf(std::span<UEvent* const> events, const Resource& r) const {
     UEvent* best = nullptr;
     uint32_t bestDepth = 0;
     for (const UEvent* p : events) {
@@ -445,7 +445,7 @@ UEvent* EventStructure::treeMaxOf(const std::vector<UEvent*>& events, const Reso
     return best;
 }
 
-UEvent* EventStructure::lastReadOf(const std::vector<UEvent*>& events, const Resource& r, ThreadId t) const {
+UEvent* EventStructure::lastReadOf(std::span<UEvent* const> events, const Resource& r, ThreadId t) const {
     UEvent* best = nullptr; // t's reads are ordered by its thread tree: the deepest is the last
     for (const UEvent* p : events) {
         if (!p) continue;
@@ -515,7 +515,7 @@ UEvent* EventStructure::findOrCreate(const EventSpec& spec, bool* created) {
     return ev;
 }
 
-void EventStructure::tmaxInto(const UEvent* e, const std::vector<UEvent*>& preds) const {
+void EventStructure::tmaxInto(const UEvent* e, std::span<UEvent* const> preds) const {
     std::vector<UEvent*>& tmax = tmaxScratch_;
     size_t n = size_t(e->thread) + 1;
     for (const UEvent* p : preds) n = std::max(n, p->summary.tmax().size());
@@ -556,7 +556,7 @@ void EventStructure::makeEntries(const UEvent* target) const {
 }
 
 void EventStructure::entriesOf(UEvent* ev) const {
-    std::vector<UEvent*>& preds = entryPreds_;
+    PredList& preds = entryPreds_;
     predecessorsOf(*ev, preds);
     maximalInto(preds);
     if (summaryAfterThreadPredecessor(ev, preds)) return;
@@ -626,7 +626,7 @@ void EventStructure::storeSummary(UEvent* ev) const {
 // pt's whole summary and comparing it with the base again cost every event the size of its history (a thread
 // writing 4,000 words: half of the run). False when the summary must be stored full (or is too small for a delta):
 // the general path then builds it.
-bool EventStructure::summaryAfterThreadPredecessor(UEvent* ev, const std::vector<UEvent*>& preds) const {
+bool EventStructure::summaryAfterThreadPredecessor(UEvent* ev, std::span<UEvent* const> preds) const {
     if (!ev->pt || preds.size() != 1 || preds[0] != ev->pt) return false;
     const Summary& ps = ev->pt->summary;
     const Summary* base = ps.base() ? ps.base() : &ps;

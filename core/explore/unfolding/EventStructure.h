@@ -59,7 +59,6 @@ private:
         events_.reserve(64);
         undoMarks_.reserve(64);
         undo_.reserve(64);
-        tmax_.reserve(8);
     }
     unsigned step_;
     // What C holds of one resource: its tree maximum, each thread's last read of it, and (a memory word) every pure
@@ -80,7 +79,7 @@ private:
     std::vector<UEvent*> events_;
     std::vector<size_t> undoMarks_;
     std::vector<Undo> undo_;
-    std::vector<UEvent*> tmax_;
+    SmallVector<UEvent*, 8> tmax_; // by thread
     ResourceMap<Word, 8> words_;
     // The last record looked up: the walks ask for one word's state over and over (each of its reads, its tree
     // maximum), and a look-up past the map's first records divides by the bucket count — among the slowest
@@ -181,9 +180,9 @@ public:
     UEvent* find(const EventSpec& spec) const;
     // The maximal event of resource r's tree in the union of the local configurations of `events` (assumed to be
     // a configuration); null when none of them has one.
-    UEvent* treeMaxOf(const std::vector<UEvent*>& events, const Resource& r) const;
+    UEvent* treeMaxOf(std::span<UEvent* const> events, const Resource& r) const;
     // The same for thread t's last read of word r there (the summaries' per-thread read entries); null when none.
-    UEvent* lastReadOf(const std::vector<UEvent*>& events, const Resource& r, ThreadId t) const;
+    UEvent* lastReadOf(std::span<UEvent* const> events, const Resource& r, ThreadId t) const;
 
     // U bookkeeping.
     void addToU(UEvent* e);
@@ -222,8 +221,8 @@ private:
     // As Frontier's. The buffers of keys and entries are not reserved: a small exploration may make neither.
     void reserveSmall() {
         events_.reserve(64);
-        preds_.reserve(16);
         tmaxScratch_.reserve(8);
+        threadRoots_.reserve(8);
     }
     unsigned step_;
     uint64_t nextId_ = 1;
@@ -244,18 +243,20 @@ private:
     // null; the index is probed only for a long list.
     UEvent* lookUp(const EventList& successors, const EventIndex::Fingerprint& fp) const;
     static constexpr size_t kSuccessorScan = 2;
-    static void predecessorsOf(const EventSpec& spec, std::vector<UEvent*>& preds);
-    static void predecessorsOf(const UEvent& e, std::vector<UEvent*>& preds);
+    // An event's predecessors (pt, causes, parents): a handful, in place.
+    using PredList = SmallVector<UEvent*, 16>;
+    static void predecessorsOf(const EventSpec& spec, PredList& preds);
+    static void predecessorsOf(const UEvent& e, PredList& preds);
     // Keeps the maximal events of `preds` (a configuration's), latest first, once each.
-    void maximalInto(std::vector<UEvent*>& preds) const;
+    void maximalInto(PredList& preds) const;
     // e's identity's fingerprint, made at the first call (UEvent::keyKnown).
     EventIndex::Fingerprint keyOf(const UEvent* e) const;
     // The causal summary of the union of the local configurations of `events` (a configuration, none of them
     // pending), into tmax/entries.
-    void mergeSummariesInto(const std::vector<UEvent*>& events, std::vector<UEvent*>& tmax,
+    void mergeSummariesInto(std::span<UEvent* const> events, std::vector<UEvent*>& tmax,
                             std::vector<SummaryEntry>& entries) const;
     // The tmax of [e] from its predecessors' (pending or not) into tmaxScratch_.
-    void tmaxInto(const UEvent* e, const std::vector<UEvent*>& preds) const;
+    void tmaxInto(const UEvent* e, std::span<UEvent* const> preds) const;
     // Makes the entries of e's summary, and first those of every pending summary in its history.
     void makeEntries(const UEvent* e) const;
     void entriesOf(UEvent* e) const; // e's own, its predecessors' made
@@ -263,23 +264,24 @@ private:
     // reserved at their first use, in one allocation each rather than grown by doubling (a small exploration may
     // use neither).
     void reserveKeyScratch() const {
-        if (key_.capacity() == 0) key_.reserve(32), keyScratch_.reserve(32), keyPreds_.reserve(16);
+        if (key_.capacity() == 0) key_.reserve(32), keyScratch_.reserve(32);
     }
     void reserveEntryScratch() const {
-        if (entryPreds_.capacity() == 0) {
-            entryPreds_.reserve(16), pendingStack_.reserve(32), ownScratch_.reserve(8);
+        if (pendingStack_.capacity() == 0) {
+            pendingStack_.reserve(32), ownScratch_.reserve(8);
             mergeScratch_.reserve(32), entriesScratch_.reserve(32), deltaScratch_.reserve(32);
         }
     }
-    mutable std::vector<UEvent*> preds_, keyPreds_, entryPreds_, pendingStack_;
+    mutable PredList preds_, keyPreds_, entryPreds_;
+    mutable std::vector<UEvent*> pendingStack_;
     mutable std::vector<uint64_t> key_, keyScratch_;
     mutable std::vector<SummaryEntry> mergeScratch_, entriesScratch_, deltaScratch_;
     mutable std::vector<UEvent*> tmaxScratch_;
     // conflictWitness for an e with at most a few events of [e] outside C, without summaries; nullopt for more.
     std::optional<const UEvent*> witnessOutsideC(const UEvent* e, const Frontier& c) const;
-    mutable std::vector<const UEvent*> walkTodo_, walkOutside_;
+    mutable SmallVector<const UEvent*, 16> walkTodo_, walkOutside_; // witnessOutsideC's (at most 16 events)
     void storeSummary(UEvent* e) const;
-    bool summaryAfterThreadPredecessor(UEvent* e, const std::vector<UEvent*>& preds) const;
+    bool summaryAfterThreadPredecessor(UEvent* e, std::span<UEvent* const> preds) const;
     mutable std::vector<SummaryEntry> ownScratch_;
     void link(UEvent* e);
     void unlink(UEvent* e);

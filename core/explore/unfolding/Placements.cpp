@@ -46,7 +46,7 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
                                 int choice) {
     // Called a few times per executed event, mostly to name an event that exists already: the buffers are the
     // explorer's (nothing below calls makeEvent again), so a call allocates nothing unless it creates an event.
-    std::vector<UEvent*>& base = mkBase_;
+    PlaceEvents& base = mkBase_;
     base.clear();
     if (like.pt) base.push_back(like.pt);
     for (uint32_t i = 0; i < like.baseCauses; ++i) base.push_back(like.causes[i]);
@@ -73,7 +73,7 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
     // word a memset writes: listed per word, its prefixes — one per copy — named one history over and over, and
     // the placements of a 1 KB memset took 160 M instructions).
     // Each resource's tree maximum in [base]: the parents of the placement that adds no optional reader.
-    std::vector<UEvent*>& baseMax = mkBaseMax_;
+    PlaceEvents& baseMax = mkBaseMax_;
     baseMax.clear();
     for (const Access& l : like.accesses) baseMax.push_back(treeMaxIn(base, l.res));
     // A compare-exchange's mode is its outcome after the write it reads here, which need not be like's.
@@ -98,7 +98,7 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
     optional.group();
     UEvent* placed = nullptr; // the event of `place({})`
     auto place = [&](std::span<UEvent* const> chosen) {
-        std::vector<UEvent*>& preds = mkPreds_;
+        PlaceEvents& preds = mkPreds_;
         preds.assign(base.begin(), base.end());
         preds.insert(preds.end(), chosen.begin(), chosen.end());
         EventSpec& spec = mkSpec_;
@@ -171,7 +171,7 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
 // the maximum is the first write down C's chain that one of them has in its history. Causality needs only the
 // events' tmax, where EventStructure::treeMaxOf asks their summaries for entries — made, in a small exploration,
 // for these queries alone (use_after_free.c). A chain longer than the walk goes to the summaries.
-UEvent* QporExplorer::treeMaxIn(const std::vector<UEvent*>& events, const Resource& r) const {
+UEvent* QporExplorer::treeMaxIn(std::span<UEvent* const> events, const Resource& r) const {
     constexpr int kWalk = 8;
     if (std::all_of(events.begin(), events.end(), [](const UEvent* x) { return !x || x->inC; })) {
         UEvent* w = F_.treeMax(r);
@@ -279,7 +279,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
         // The original placement, first: a write's with the readers of its parent it follows (its causes), so
         // that a combination holding this one and a placement before one of those readers is seen to be none.
         if (a.mode == Mode::Write && e->accesses.size() > 1) {
-            std::vector<UEvent*>& own = placeCombo_;
+            PlaceEvents& own = placeCombo_;
             own.assign(1, a.parent);
             for (size_t i = e->baseCauses; i < e->causes.size(); ++i)
                 if (const Access* r = e->causes[i]->access(res); r && r->mode == Mode::Read && r->parent == a.parent)
@@ -380,11 +380,11 @@ void QporExplorer::earlierPlacements(UEvent* e) {
     // they are chosen — and this branch is dropped with everything below it. (The product itself, 3^12 for an
     // atomic section reading twelve words written twice each, was once cut at 4,096 combinations: placements
     // past the cut were never made.)
-    std::vector<uint32_t>& idx = placeIdx_;
+    PlaceIndices& idx = placeIdx_;
     idx.assign(accesses, 0);
-    std::vector<UEvent*>& anchors = placeCombo_;
+    PlaceEvents& anchors = placeCombo_;
     anchors.clear();
-    std::vector<UEvent*>& preds = placePreds_;
+    PlaceEvents& preds = placePreds_;
     auto expected = [&](size_t j) { // the write the option of access j puts first: its parent there
         const PlacementOption& o = placeOpts_[placeRanges_[j] + idx[j]];
         return o.count ? placeAnchors_[o.first] : nullptr;
@@ -424,7 +424,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
     // above chose: whether some access left its original placement, and the outcome (the waiter a signal wakes).
     // An anchor already among the anchors is not added again (the history is the same; makeEvent drops repeats).
     if (accesses == 0) return;
-    std::vector<uint32_t>& marks = placeMarks_;
+    PlaceIndices& marks = placeMarks_;
     std::vector<std::pair<bool, int>>& entry = placeEntry_;
     marks.assign(accesses, 0);
     entry.assign(accesses, {false, -1});
@@ -465,7 +465,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
 
 void QporExplorer::readsFromNewWrite(UEvent* w) {
     // A read of several of w's words (an atomic section, a string function) is placed after w once.
-    std::vector<UEvent*>& done = placePreds_;
+    PlaceEvents& done = placePreds_;
     done.clear();
     for (const Access& a : w->accesses) {
         if (a.mode != Mode::Write || a.res.kind() != ResKind::Memory) continue;

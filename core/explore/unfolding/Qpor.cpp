@@ -276,6 +276,7 @@ void QporExplorer::recordMaximal() {
     runs_.noteRun(ex_, result_);
     std::vector<report::Decision>& schedule = schedule_; // reused: one per complete execution
     schedule.clear();
+    schedule.reserve(rootSteps_.size() + 2 * stack_.size()); // at once, not by doubling (the first execution's)
     for (ThreadId t : rootSteps_) schedule.push_back({t, 0});
     for (size_t i = 0; i + 1 < stack_.size(); ++i) {
         schedule.push_back(stack_[i].decision);

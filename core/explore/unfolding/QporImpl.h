@@ -20,7 +20,11 @@ namespace skein::explore::unfolding {
 // A node's en(C) (a few events: at most one per thread, and its placements of blocked actions) and the steps
 // taken at once after an event (autoSteps).
 using EnabledList = SmallVector<UEvent*, 4>;
+// A spike of the comb (Def. 6): the events in immediate conflict with one event of D, mostly a few.
+using Spike = SmallVector<UEvent*, 4>;
 using StepList = SmallVector<ThreadId, 4>;
+// An event per thread (its create, the signal that woke it): a few threads, in place.
+using ThreadEvents = SmallVector<UEvent*, 8>;
 
 // Appends x to v unless it is null or there already (the ends of threads' histories: a handful of events).
 inline void addOnce(std::vector<UEvent*>& v, UEvent* x) {
@@ -230,8 +234,8 @@ private:
     // Per execution (rebuilt by every replay): create events, wakers. Thread ids are the executor's, which are
     // canonical (the same logical thread has the same id in every execution).
     size_t exDepth_ = 0;          // events the executor has executed since its reset
-    std::vector<UEvent*> createOf_;    // thread → its create event
-    std::vector<UEvent*> wakers_;      // thread → the signal/broadcast that woke it (for the re-acquire)
+    ThreadEvents createOf_;       // thread → its create event
+    ThreadEvents wakers_;         // thread → the signal/broadcast that woke it (for the re-acquire)
     // Joins are not events of the unfolding (autoSteps): thread → the last events of the threads it joined since its
     // last event, which are causes of its next event.
     std::vector<std::vector<UEvent*>> joinedSince_;
@@ -256,7 +260,7 @@ private:
                             kReplayedBeforeSnapshots = 64;
     struct Snapshot {
         std::unique_ptr<exec::Executor> ex;
-        std::vector<UEvent*> createOf, wakers;
+        ThreadEvents createOf, wakers;
         std::vector<std::vector<UEvent*>> joinedSince;
         bool valid = false;
     };
@@ -369,12 +373,12 @@ private:
     model::Event stepFor(UEvent* e, ThreadId t, uint32_t choice);
     std::vector<ThreadId> wokenScratch_; // stepFor's
     std::vector<UEvent*> atomicSectionEvents(ThreadId t);
-    bool replayHistory(const std::vector<UEvent*>& preds, exec::Executor& into,
+    bool replayHistory(std::span<UEvent* const> preds, exec::Executor& into,
                        std::vector<std::vector<UEvent*>>* endOf = nullptr);
     std::vector<std::vector<UEvent*>> replayEnds_; // sectionPlacements' scratch: replayHistory's endOf
-    void sectionPlacements(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds);
-    void sectionPlacementsAt(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds);
-    void runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const;
+    void sectionPlacements(const UEvent& like, const EventSpec& spec, std::span<UEvent* const> preds);
+    void sectionPlacementsAt(const UEvent& like, const EventSpec& spec, std::span<UEvent* const> preds);
+    void runSpecAt(const SectionRun& r, std::span<UEvent* const> preds, EventSpec& s) const;
     void runAccessesOf(const SectionRun& r, const SectionSite& site, std::vector<Access>& out) const;
     std::vector<Access> runAccessScratch_;     // atomicSectionEvents'
     bool hasRunAccesses(const UEvent& e) const; // e is an event of a section site whose runs differ
@@ -412,9 +416,14 @@ private:
         uint32_t xfirst = 0, xcount = 0;
     };
     std::vector<PlacementOption> placeOpts_;
-    std::vector<UEvent*> placeExcluded_;
-    std::vector<UEvent*> placeAnchors_, placeCombo_, placePreds_;
-    std::vector<uint32_t> placeRanges_, placeIdx_, placeMarks_; // earlierPlacements' buffers
+    // earlierPlacements' buffers; those a small exploration fills with a few elements, in place.
+    using PlaceEvents = SmallVector<UEvent*, 8>;
+    using PlaceIndices = SmallVector<uint32_t, 8>;
+    PlaceEvents placeExcluded_;
+    std::vector<UEvent*> placeAnchors_;
+    PlaceEvents placeCombo_, placePreds_;
+    std::vector<uint32_t> placeRanges_;
+    PlaceIndices placeIdx_, placeMarks_;
     std::vector<std::pair<bool, int>> placeEntry_;
     void blockedPlacements(ThreadId t);
     void readsFromNewWrite(UEvent* w);
@@ -422,7 +431,7 @@ private:
     UEvent* makeEvent(const UEvent& like, std::span<UEvent* const> anchors, std::span<UEvent* const> readers,
                       int choice = -1);
     uint64_t placementsCut_ = 0; // earlierPlacements walks ended early (PlacementOption::coversAbove)
-    std::vector<UEvent*> mkBase_, mkPreds_, mkBaseMax_; // makeEvent's buffers
+    PlaceEvents mkBase_, mkPreds_, mkBaseMax_; // makeEvent's buffers
     ReaderGroups mkOptional_, placeReaders_;
     EventSpec mkSpec_;
     uint32_t waitersAt(const Resource& cond, const UEvent* node) const;
@@ -431,7 +440,7 @@ private:
     EventSpec specScratch_; // eventFor's description, reused
     bool mutexFreeAfter(const UEvent* node) const;
     // EventStructure::treeMaxOf(events, r), by a short walk down C's chain of r when every event is in C.
-    UEvent* treeMaxIn(const std::vector<UEvent*>& events, const Resource& r) const;
+    UEvent* treeMaxIn(std::span<UEvent* const> events, const Resource& r) const;
     // Semaphores, reader-writer locks and barriers (DESIGN.md, "Semaphores, reader-writer locks and barriers"):
     // whether the operation
     // `like` describes is enabled at the history [preds] ⊆ C, where `spec` (its event there) has its parents; the
@@ -494,10 +503,11 @@ private:
     // Alternatives.cpp
     // Alt(C, D ∪ {e}) for the top node (its Dlocal ends with e): true when there is one, J \ C then in altJ_.
     bool alternative();
-    std::vector<UEvent*> altJ_;
-    std::vector<UEvent*> altSelected_, altCombo_, altTodo_; // alternative()'s buffers
-    std::vector<std::vector<UEvent*>> altSpikes_;
-    std::vector<char> altSatisfied_;
+    // alternative()'s buffers, in place while a few events (as most of a small exploration's are)
+    using AltBuffer = SmallVector<UEvent*, 8>;
+    AltBuffer altJ_, altSelected_, altCombo_, altTodo_;
+    std::vector<Spike> altSpikes_;
+    SmallVector<char, 8> altSatisfied_;
 };
 
 } // namespace skein::explore::unfolding

@@ -279,7 +279,7 @@ UEvent* QporExplorer::treeMaxBeside(const UEvent& e, const Resource& r) const {
 // chose [preds] for the footprint's writes; a run that reads a word has no readers before it there, the same event
 // for several candidates). The run is the same at that history: it reads only its accesses' parents' values.
 // `s` holds the base causes (baseCauses of them) on entry.
-void QporExplorer::runSpecAt(const SectionRun& r, const std::vector<UEvent*>& preds, EventSpec& s) const {
+void QporExplorer::runSpecAt(const SectionRun& r, std::span<UEvent* const> preds, EventSpec& s) const {
     s.causes.resize(s.baseCauses);
     runAccessesOf(r, sections_->at(s.label.loc), s.accesses);
     size_t threads = 0;
@@ -408,7 +408,7 @@ bool QporExplorer::blockedSectionFinals() {
 // `endOf`, when given, receives for every thread the maximal events of its history there: its last event (for a
 // thread with none, its creator's), and the ends of the threads it joined since — what a join of that thread
 // follows (historyEndOf).
-bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Executor& into,
+bool QporExplorer::replayHistory(std::span<UEvent* const> preds, exec::Executor& into,
                                  std::vector<std::vector<UEvent*>>* endOf) {
     std::vector<UEvent*> order;
     std::unordered_set<UEvent*> seen;
@@ -479,7 +479,7 @@ bool QporExplorer::replayHistory(const std::vector<UEvent*>& preds, exec::Execut
 
 // A section with several runs, or one that may block, placed at the history [preds] (spec names it, with `like`'s
 // run): every run it has there, each an event with the site's footprint — none when every run blocks there.
-void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds) {
+void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, std::span<UEvent* const> preds) {
     // Made already at this history, with these causes and accesses (a sibling's placement: another run of the same
     // section at the same history): the same runs, the same events, still in U. By event ids, never reused.
     if (sectionPlacementsVersion_ != sectionsVersion_) {
@@ -501,7 +501,7 @@ void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, 
         sectionPlacementsMade_.insert(std::move(made));
 }
 
-void QporExplorer::sectionPlacementsAt(const UEvent& like, const EventSpec& spec, const std::vector<UEvent*>& preds) {
+void QporExplorer::sectionPlacementsAt(const UEvent& like, const EventSpec& spec, std::span<UEvent* const> preds) {
     ensureScratch();
     std::vector<std::vector<UEvent*>>& endOf = replayEnds_;
     if (!replayHistory(preds, *scratch_, &endOf) || like.thread >= scratch_->numThreads() ||
