@@ -20,9 +20,9 @@ namespace skein::explore::unfolding {
 // A node's en(C) (a few events: at most one per thread, and its placements of blocked actions) and the steps
 // taken at once after an event (autoSteps).
 using EnabledList = SmallVector<UEvent*, 4>;
+using StepList = SmallVector<ThreadId, 4>;
 // A spike of the comb (Def. 6): the events in immediate conflict with one event of D, mostly a few.
 using Spike = SmallVector<UEvent*, 4>;
-using StepList = SmallVector<ThreadId, 4>;
 // An event per thread (its create, the signal that woke it): a few threads, in place.
 using ThreadEvents = SmallVector<UEvent*, 8>;
 
