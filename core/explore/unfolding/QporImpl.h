@@ -455,9 +455,13 @@ private:
     bool semWaitCanFollow(const UEvent& e, const Resource& res, UEvent* after, bool same);
     // x is in the history of every placement of e's action: in [pt(e)] or in a base cause's history.
     bool isForced(const UEvent& e, const UEvent* x) const {
-        if (es_.leq(x, e.pt)) return true;
-        for (uint32_t i = 0; i < e.baseCauses; ++i)
-            if (es_.leq(x, e.causes[i])) return true;
+        return isForced(e.pt, std::span<UEvent* const>(e.causes.data(), e.baseCauses), x);
+    }
+    // The same from the parts of an action not yet described as an event (blockedSyncPlacements).
+    bool isForced(const UEvent* pt, std::span<UEvent* const> baseCauses, const UEvent* x) const {
+        if (es_.leq(x, pt)) return true;
+        for (const UEvent* c : baseCauses)
+            if (es_.leq(x, c)) return true;
         return false;
     }
     std::vector<UEvent*> semPreds_; // its buffer

@@ -135,12 +135,9 @@ void QporExplorer::blockedSyncPlacements(ThreadId t, const model::Event& pending
     // A wait whose semaphore's every wait and try in C is in its history already (the word's last write is, or
     // there is none) has no placement: each one's history then holds every operation of C on the word but some
     // posts, and the count at C is 0 (it is blocked). semaphore_buffer's consumer, blocked on `full` before the
-    // producer's post, is this case at three of its configurations (bench/README.md, thirtieth session). (isForced
-    // for the description made below, from its parts: making it costs more than the check.)
-    auto forced = [&](const UEvent* x) {
-        return es_.leq(x, pt) || std::any_of(causes.begin(), causes.end(), [&](UEvent* c) { return es_.leq(x, c); });
-    };
-    if (pending.kind == EventKind::SemWait && (!parent || forced(parent))) return;
+    // producer's post, is this case at three of its configurations (bench/README.md, thirtieth session). (Asked from
+    // the parts of the description made below — its base causes are all of `causes` —: making it costs more.)
+    if (pending.kind == EventKind::SemWait && (!parent || isForced(pt, causes, parent))) return;
     UEvent like;
     describePending(t, pending, pt, causes, like);
     like.accesses[0].parent = parent;
