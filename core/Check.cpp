@@ -10,6 +10,14 @@
 
 namespace skein {
 
+namespace {
+double medianOf(std::vector<double>& v) { // sorts v
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+} // namespace
+
 std::expected<PreparedProgram, CheckFailure> prepare(const CheckRequest& req) {
     auto t0 = std::chrono::steady_clock::now();
     auto compiled = frontend::compile({req.path, req.contents, req.clangFlags});
@@ -39,32 +47,70 @@ std::expected<report::CheckResult, CheckFailure> exploreProgram(const program::P
     // Cancellation reaches into long executions too (polled by the interpreter).
     explore::ExploreOptions options = req.options;
     if (options.cancelled && !options.exec.cancelled) options.exec.cancelled = options.cancelled;
-    if (req.warmRuns > 0) {
-        // The warm-up runs free what they allocate (whatever the measured run does), so that it finds the
-        // allocator's pages warm too rather than fresh ones.
-        explore::ExploreOptions warm = options;
-        warm.freeAtEnd = true;
-        for (uint32_t i = 0; i < req.warmRuns; ++i)
-            if (explorer->run(program, warm, nullptr).explorerLimit) break; // the measured run falls back below
-    }
-    std::vector<double> times;
-    if (req.timedRuns > 1) {
-        explore::ExploreOptions timed = options;
-        timed.freeAtEnd = true; // as for the warm-up runs
-        for (uint32_t i = 1; i < req.timedRuns; ++i) {
-            report::CheckResult t = explorer->run(program, timed, nullptr);
-            if (t.explorerLimit) break;
-            times.push_back(t.stats.elapsedMs);
+    const explore::ExplorerInfo* against = nullptr; // --timed-against: timed in turns with this explorer
+    if (!req.timedAgainst.empty() && req.timedRuns > 1) {
+        against = explore::findExplorer(req.timedAgainst);
+        if (!against) {
+            report::Diagnostic d;
+            d.message = "unknown algorithm `" + req.timedAgainst + "` in --timed-against";
+            return std::unexpected(CheckFailure{{d}});
         }
     }
+    // The warm-up and timed runs free what they allocate (whatever the measured run does), so that it finds the
+    // allocator's pages warm too rather than fresh ones.
+    explore::ExploreOptions quiet = options;
+    quiet.freeAtEnd = true;
+    for (const explore::ExplorerInfo* x : {explorer, against}) {
+        if (!x) continue;
+        for (uint32_t i = 0; i < req.warmRuns; ++i)
+            if (x->run(program, quiet, nullptr).explorerLimit) break; // the measured run falls back below
+    }
+    std::vector<double> times, againstTimes, blockRatios;
+    uint64_t againstRuns = 0;
+    // With an explorer to time against, the two take turns in blocks of kBlock timed runs, each block after one
+    // untimed run that brings the explorer's code and data back into the caches the other's block used: both are
+    // then timed in the same process, and each pair of blocks within milliseconds — this host's speed changes from
+    // one stretch to the next, by up to 2× (bench/README.md), and separate processes can catch different stretches.
+    // blockRatios: the other's block median over this one's, per pair of blocks.
+    constexpr uint32_t kBlock = 10;
+    for (uint32_t done = 1; done < req.timedRuns;) {
+        const uint32_t n = against ? std::min(kBlock, req.timedRuns - done) : req.timedRuns - done;
+        if (against) explorer->run(program, quiet, nullptr); // the refill, after the other's block or warm-up
+        std::vector<double> block, otherBlock;
+        for (uint32_t i = 0; i < n; ++i) {
+            report::CheckResult t = explorer->run(program, quiet, nullptr);
+            if (t.explorerLimit) break;
+            block.push_back(t.stats.elapsedMs);
+        }
+        times.insert(times.end(), block.begin(), block.end());
+        if (block.size() < n) break; // the explorer hit a limit: the reported run below says which
+        if (against) against->run(program, quiet, nullptr);
+        for (uint32_t i = 0; against && i < n; ++i) {
+            report::CheckResult t = against->run(program, quiet, nullptr);
+            if (t.explorerLimit) {
+                against = nullptr; // nothing to compare with
+                break;
+            }
+            otherBlock.push_back(t.stats.elapsedMs);
+            againstRuns = t.stats.executions + t.stats.blocked + t.stats.bounded;
+        }
+        if (against) {
+            againstTimes.insert(againstTimes.end(), otherBlock.begin(), otherBlock.end());
+            blockRatios.push_back(medianOf(otherBlock) / std::max(medianOf(block), 1e-12));
+        }
+        done += n;
+    }
+    if (against) explorer->run(program, quiet, nullptr); // the reported run, too, follows a refill
     report::CheckResult r = explorer->run(program, options, obs);
     r.stats.warmRuns = req.warmRuns;
     if (!times.empty() && !r.explorerLimit) {
         times.push_back(r.stats.elapsedMs);
-        std::sort(times.begin(), times.end());
-        size_t n = times.size();
-        r.stats.elapsedMs = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-        r.stats.timedRuns = uint32_t(n);
+        r.stats.elapsedMs = medianOf(times);
+        r.stats.timedRuns = uint32_t(times.size());
+        if (against && !againstTimes.empty())
+            r.stats.timedAgainst = report::Stats::TimedAgainst{against->name, medianOf(againstTimes),
+                                                               medianOf(blockRatios), againstRuns,
+                                                               uint32_t(againstTimes.size())};
     }
     if (r.explorerLimit && req.fallbackToDfs && req.algorithm != "dfs") {
         std::string why = *r.explorerLimit;

@@ -27,6 +27,10 @@ struct CheckRequest {
     // Then time this many explorations (≥ 1) and report the median of their elapsed times, with the last one's
     // result: a single run of a few dozen microseconds swings 2–3× on a busy machine. For benchmarks.
     uint32_t timedRuns = 1;
+    // With timedRuns > 1: the timed explorations take turns, in blocks, with as many of this explorer's
+    // (stats.timedAgainst), so that both are timed in the same process and the same stretch of the host's speed.
+    // For benchmarks (bench/qpor_vs_dfs.py); empty: none.
+    std::string timedAgainst;
     // The escape analysis of locals (program::LowerOptions); off only to hold it to the reference, in tests.
     bool escapeAnalysis = true;
 };

@@ -103,6 +103,17 @@ struct Stats {
     // When > 1 (`skein check --timed-runs=N`): elapsedMs is the median of this many timed explorations, the rest of
     // the result the last one's.
     uint32_t timedRuns = 0;
+    // `skein check --timed-runs=N --timed-against=ALGO`: the other explorer's median over the explorations timed in
+    // turns with these (CheckRequest::timedAgainst), the median over the pairs of blocks of its block's median over
+    // this explorer's, and how many executions it ran (complete, blocked, bounded).
+    struct TimedAgainst {
+        std::string algorithm;
+        double elapsedMs = 0;
+        double blockRatio = 0;
+        uint64_t runs = 0;
+        uint32_t timedRuns = 0;
+    };
+    std::optional<TimedAgainst> timedAgainst;
     uint64_t peakRssKb = 0;
 };
 

@@ -41,6 +41,8 @@ exploration:
                          process (stats.warm_runs); each run has the whole time limit
   --timed-runs=N         benchmarks: then time N explorations (up to 100000) and report the median elapsed_ms
                          (stats.timed_runs) with the last one's result
+  --timed-against=ALGO   benchmarks, with --timed-runs=N (N > 1): time N explorations of ALGO too, taking
+                         turns in blocks in this process, and report their median (stats.timed_against)
   --nondet=LIST          values of __VERIFIER_nondet_* (default 0,1); e.g. 0,1,2 or -2..3
   --stop-on-first        stop at the first error
   --max-errors=N         distinct errors to report (default 32)
@@ -104,6 +106,12 @@ private:
     bool shown_ = false;
 };
 
+std::string explorerNames() { // " dfs qpor vhb"
+    std::string names;
+    for (const auto& e : explore::explorers()) names += " " + e.name;
+    return names;
+}
+
 } // namespace
 
 std::optional<std::string> parseCheckArgs(const std::vector<std::string>& args, CheckArgs& out) {
@@ -120,11 +128,8 @@ std::optional<std::string> parseCheckArgs(const std::vector<std::string>& args, 
         } else if (a.rfind("--algo=", 0) == 0) {
             req.algorithm = value(a);
             req.fallbackToDfs = false; // chosen explicitly: report its limits rather than switch
-            if (!explore::findExplorer(req.algorithm)) {
-                std::string names;
-                for (auto& e : explore::explorers()) names += " " + e.name;
-                return "unknown algorithm `" + req.algorithm + "` (available:" + names + ")";
-            }
+            if (!explore::findExplorer(req.algorithm))
+                return "unknown algorithm `" + req.algorithm + "` (available:" + explorerNames() + ")";
         } else if (a.rfind("--alt=", 0) == 0) {
             req.options.alt = value(a);
             if (!explore::unfolding::parseAltMode(req.options.alt))
@@ -162,6 +167,10 @@ std::optional<std::string> parseCheckArgs(const std::vector<std::string>& args, 
         } else if (a.rfind("--timed-runs=", 0) == 0) {
             if (!numberOpt(req.timedRuns) || req.timedRuns < 1 || req.timedRuns > 100000)
                 return "bad value in " + a + " (1 to 100000)";
+        } else if (a.rfind("--timed-against=", 0) == 0) {
+            req.timedAgainst = value(a);
+            if (!explore::findExplorer(req.timedAgainst))
+                return "unknown algorithm `" + req.timedAgainst + "` in " + a + " (available:" + explorerNames() + ")";
         } else if (a.rfind("--max-errors=", 0) == 0) {
             if (!numberOpt(req.options.maxErrors) || req.options.maxErrors == 0) return "bad value in " + a;
         } else if (a.rfind("--time-limit=", 0) == 0) {
@@ -195,6 +204,7 @@ std::optional<std::string> parseCheckArgs(const std::vector<std::string>& args, 
             return "more than one input file (`" + req.path + "`, `" + a + "`)";
         }
     }
+    if (!req.timedAgainst.empty() && req.timedRuns < 2) return "--timed-against needs --timed-runs=N with N > 1";
     return std::nullopt;
 }
 

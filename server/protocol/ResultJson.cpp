@@ -18,6 +18,12 @@ json toJSON(const report::Stats& s) {
     if (s.finalStates) j["final_states"] = *s.finalStates;
     if (s.warmRuns) j["warm_runs"] = s.warmRuns;
     if (s.timedRuns) j["timed_runs"] = s.timedRuns;
+    if (const auto& a = s.timedAgainst)
+        j["timed_against"] = {{"algorithm", a->algorithm},
+                              {"elapsed_ms", a->elapsedMs},
+                              {"block_ratio", a->blockRatio},
+                              {"runs", a->runs},
+                              {"timed_runs", a->timedRuns}};
     if (!s.extra.empty()) j["algorithm_counters"] = s.extra;
     return j;
 }

@@ -120,6 +120,36 @@ TEST_F(Cli, TimedRunsReportTheMedianOfTheSameExploration) {
     EXPECT_EQ(run("check --timed-runs=100001 x.c").exitCode, 3);
 }
 
+TEST_F(Cli, TimedAgainstTimesTheOtherExplorerInTheSameProcess) {
+    // --timed-against=ALGO times as many of ALGO's explorations, in turns with the checked explorer's: the result is
+    // still the checked explorer's own exploration, and stats.timed_against holds ALGO's median, its executions and
+    // the median ratio over the pairs of blocks.
+    std::string f = write("lost.c", kLostUpdate);
+    json single = parseJson(run("check --json --algo=qpor " + f));
+    json dfs = parseJson(run("check --json --algo=dfs " + f));
+    Outcome r = run("check --json --algo=qpor --timed-against=dfs --warm-runs=1 --timed-runs=25 " + f);
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    json timed = parseJson(r);
+    expectSameExploration(timed, single, "qpor");
+    ASSERT_TRUE(timed["stats"].contains("timed_against")) << r.out;
+    const json& a = timed["stats"]["timed_against"];
+    EXPECT_EQ(a["algorithm"], "dfs");
+    EXPECT_EQ(a["timed_runs"], 24); // the checked explorer's 25 include its reported run, timed alone
+    const json& d = dfs["stats"];
+    EXPECT_EQ(a["runs"], d["executions"].get<uint64_t>() + d["blocked"].get<uint64_t>() + d["bounded"].get<uint64_t>());
+    EXPECT_GT(a["elapsed_ms"].get<double>(), 0);
+    EXPECT_GT(a["block_ratio"].get<double>(), 0);
+    EXPECT_EQ(timed["stats"]["timed_runs"], 25);
+    // Without it, no such field; without --timed-runs, or with an unknown explorer, a bad input.
+    EXPECT_FALSE(single["stats"].contains("timed_against"));
+    Outcome alone = run("check --timed-against=dfs " + f);
+    EXPECT_EQ(alone.exitCode, 3);
+    EXPECT_NE(alone.err.find("--timed-against needs --timed-runs=N with N > 1"), std::string::npos) << alone.err;
+    Outcome unknown = run("check --timed-against=bfs --timed-runs=3 " + f);
+    EXPECT_EQ(unknown.exitCode, 3);
+    EXPECT_NE(unknown.err.find("unknown algorithm `bfs` in --timed-against=bfs"), std::string::npos) << unknown.err;
+}
+
 TEST_F(Cli, ErrorFoundWithinBudgetIsStillOne) {
     // An error outranks the bound: the verdict is "error" even though the budget stopped the exploration.
     Outcome r = run("check --max-executions=1 " + write("race.c", kRace));
