@@ -34,6 +34,11 @@ struct ExploreOptions {
     // qpor: a memory resource per segment of an object over 16 words (the default), or per word everywhere
     // (`--qpor-resources=words`: the per-word structures, for comparison and to keep that path tested).
     bool qporSegments = true;
+    // qpor, for tests: check the explorer's fast paths against the slower rules they restate wherever they decide
+    // (QporExplorer::treeMaxIn against EventStructure::treeMaxOf, onlyItsOwnPlacement against earlierPlacements'
+    // walk), counted in algorithm_counters (cross_checks_tree_max, cross_checks_own_placement, cross_check_failures).
+    // Slower; off by default.
+    bool qporCrossCheck = false;
     // vhb: enumerate the distinct final memories of each class (the final-state monitor, core/explore/vhb/DESIGN.md).
     // Off: one final state per class (faster; the final-state count is then a lower bound).
     bool vhbFinalStates = true;

@@ -176,13 +176,19 @@ UEvent* QporExplorer::treeMaxIn(std::span<UEvent* const> events, const Resource&
     if (std::all_of(events.begin(), events.end(), [](const UEvent* x) { return !x || x->inC; })) {
         UEvent* w = F_.treeMax(r);
         for (int steps = 0; steps < kWalk; ++steps) {
-            if (!w) return nullptr;
+            if (!w) return crossCheck_ ? treeMaxChecked(events, r, nullptr) : nullptr;
             for (const UEvent* x : events)
-                if (x && es_.leq(w, x)) return w;
+                if (x && es_.leq(w, x)) return crossCheck_ ? treeMaxChecked(events, r, w) : w;
             w = ownerOf(w->access(r)->node.parent);
         }
     }
     return es_.treeMaxOf(events, r);
+}
+
+UEvent* QporExplorer::treeMaxChecked(std::span<UEvent* const> events, const Resource& r, UEvent* walked) const {
+    UEvent* max = es_.treeMaxOf(events, r);
+    crossChecked(treeMaxChecks_, walked == max);
+    return max;
 }
 
 bool QporExplorer::mutexFreeAfter(const UEvent* n) const {
@@ -254,7 +260,8 @@ bool QporExplorer::onlyItsOwnPlacement(const UEvent& e) const {
 }
 
 void QporExplorer::earlierPlacements(UEvent* e) {
-    if (onlyItsOwnPlacement(*e)) return;
+    const bool ownOnly = onlyItsOwnPlacement(*e);
+    if (ownOnly && !crossCheck_) return;
     // For each resource the action touches, the positions it can take in that resource's tree (or, for a read,
     // the writes it can read); an action touching several resources (an atomic section) takes every combination.
     // A placement names the events its history must include; everything else follows from that history.
@@ -354,7 +361,8 @@ void QporExplorer::earlierPlacements(UEvent* e) {
     }
     placeRanges_.push_back(uint32_t(placeOpts_.size()));
     size_t accesses = placeRanges_.size() - 1;
-    if (placeOpts_.size() == accesses) return; // every access has its original option only: that combination is e
+    if (ownOnly) crossChecked(ownPlacementChecks_, placeOpts_.size() == accesses); // what onlyItsOwnPlacement said without the walk
+    if (placeOpts_.size() == accesses || ownOnly) return; // every access has its original option only: that is e
     if (accesses == 1 && !e->section && e->accesses[0].res.kind() == ResKind::Memory) {
         // One memory access: the options in walk order, up the word's chain. Where the placement P at an earlier
         // position with every reader there before it (a read: reading that earlier write) has had its own earlier

@@ -47,7 +47,7 @@ QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, O
     : prog_(p), opts_(o), obs_(obs), altK_(altK), clock_(o, start), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
       F_(std::max(2u, o.skipStep)), errors_(o, obs), sections_(&sections), segments_(&segments),
       restarts_(sectionRestarts), phase_(start),
-      pruneThreshold_(o.qporPruneThreshold) {
+      pruneThreshold_(o.qporPruneThreshold), crossCheck_(o.qporCrossCheck) {
     // A small exploration's buffers in one allocation each rather than grown by doubling from one element: on an
     // exploration of a dozen events the growth was ~5 % of qpor's instructions (bench/README.md).
     stack_.reserve(32);
@@ -432,6 +432,11 @@ void QporExplorer::popNode() {
     st.extra["section_runs"] = double(sectionRuns_); // runs of atomic sections executed to learn their events
     st.extra["segment_restarts"] = segments_->restarts(); // of the attempts so far: this one is the last
     st.extra["segmented_objects"] = double(segments_->segmentedObjects());
+    if (crossCheck_) {
+        st.extra["cross_checks_tree_max"] = double(treeMaxChecks_);
+        st.extra["cross_checks_own_placement"] = double(ownPlacementChecks_);
+        st.extra["cross_check_failures"] = double(crossCheckFailures_);
+    }
 }
 
 report::CheckResult QporExplorer::run() {

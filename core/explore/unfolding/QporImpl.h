@@ -441,6 +441,15 @@ private:
     bool mutexFreeAfter(const UEvent* node) const;
     // EventStructure::treeMaxOf(events, r), by a short walk down C's chain of r when every event is in C.
     UEvent* treeMaxIn(std::span<UEvent* const> events, const Resource& r) const;
+    // ExploreOptions::qporCrossCheck: treeMaxOf(events, r), checked against what the walk found.
+    UEvent* treeMaxChecked(std::span<UEvent* const> events, const Resource& r, UEvent* walked) const;
+    // ExploreOptions::qporCrossCheck: a fast path's answers against its slow rule's (treeMaxIn, onlyItsOwnPlacement).
+    const bool crossCheck_;
+    mutable uint64_t treeMaxChecks_ = 0, ownPlacementChecks_ = 0, crossCheckFailures_ = 0;
+    void crossChecked(uint64_t& checks, bool agrees) const {
+        ++checks;
+        if (!agrees) ++crossCheckFailures_;
+    }
     // Semaphores, reader-writer locks and barriers (DESIGN.md, "Semaphores, reader-writer locks and barriers"):
     // whether the operation
     // `like` describes is enabled at the history [preds] ⊆ C, where `spec` (its event there) has its parents; the
