@@ -142,9 +142,9 @@ def main():
 def table(a):
     here = os.path.dirname(os.path.abspath(__file__))
     dw, qw = (0, 0) if a.cold else (1, 20)
-    print(f"| program | dfs runs | dfs ms | qpor runs | qpor ms | saved | speed-up | saved / speed-up | paired | fastest "
-          f"| one process |")
-    print(f"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| program | dfs runs | dfs ms | qpor runs | qpor ms | saved | speed-up | saved / speed-up | paired | "
+          "fastest | one process |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     worst = worst_fastest = worst_together = 0.0
     for prog, args, _, _ in rows(a.rows):
         label = os.path.relpath(prog, os.path.join(here, "..")) + (" " + " ".join(args) if args else "")

@@ -2,8 +2,7 @@
 // down C's chain against EventStructure::treeMaxOf, and onlyItsOwnPlacement against the walk of earlierPlacements —
 // checked wherever they decide, on the differential tests' random programs, with and without pruning. The explorer
 // counts the checks and the disagreements (algorithm_counters cross_checks_tree_max, cross_checks_own_placement,
-// cross_check_failures), and the checking
-// itself must change nothing: the same result as without it.
+// cross_check_failures), and the checking itself must change nothing: the same result as without it.
 // SKEIN_DIFF_PROGRAMS=N checks N programs per test and SKEIN_DIFF_SEED picks the first seed, as in
 // DifferentialTest.cpp.
 #include <cstdio>

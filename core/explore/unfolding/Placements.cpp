@@ -361,7 +361,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
     }
     placeRanges_.push_back(uint32_t(placeOpts_.size()));
     size_t accesses = placeRanges_.size() - 1;
-    if (ownOnly) crossChecked(ownPlacementChecks_, placeOpts_.size() == accesses); // what onlyItsOwnPlacement said without the walk
+    if (ownOnly) crossChecked(ownPlacementChecks_, placeOpts_.size() == accesses); // what it said without the walk
     if (placeOpts_.size() == accesses || ownOnly) return; // every access has its original option only: that is e
     if (accesses == 1 && !e->section && e->accesses[0].res.kind() == ResKind::Memory) {
         // One memory access: the options in walk order, up the word's chain. Where the placement P at an earlier
