@@ -66,24 +66,23 @@ class Measure:
             self.warm = short_warm  # cheap to warm as much as the other explorer
         self.out = [probe] if self.timed == 1 else []  # the probe counts only when timed like the others
 
-    def one(self, timed, extra=()):
-        p = subprocess.run([self.skein, "check", "--json", *self.args, *extra, f"--warm-runs={self.warm}",
+    def run(self, timed, warm, extra=()):
+        """One process: its JSON result."""
+        p = subprocess.run([self.skein, "check", "--json", *self.args, *extra, f"--warm-runs={warm}",
                             f"--timed-runs={timed}", self.prog],
                            capture_output=True, text=True, preexec_fn=pin)
-        j = json.loads(p.stdout)
+        return json.loads(p.stdout)
+
+    def one(self, timed):
+        j = self.run(timed, self.warm)
         s = j["stats"]
-        self.against = s.get("timed_against")
         return s["executions"] + s["blocked"] + s["bounded"], s["elapsed_ms"], j["stopped_early"]
 
     def together(self, other, warm, timed):
         """other's ms / this explorer's ms in one process that times both (`--timed-against`, `warm` warm-up and
         `timed` timed explorations of each): the median over its pairs of blocks (timed within milliseconds)."""
-        saved_warm, self.warm = self.warm, warm
-        try:
-            self.one(timed, [f"--timed-against={other}"])
-        finally:
-            self.warm = saved_warm
-        return self.against["block_ratio"] if self.against else None
+        against = self.run(timed, warm, [f"--timed-against={other}"])["stats"].get("timed_against")
+        return against["block_ratio"] if against else None
 
     def step(self):
         self.out.append(self.one(self.timed))
