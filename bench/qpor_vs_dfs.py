@@ -4,36 +4,39 @@
 usage: bench/qpor_vs_dfs.py [--skein build/server/skein] [--cold] [--dfs-runs 5] [--qpor-runs 5] [--neighbour idle|busy]
                            [ROWS=qpor-vs-dfs.rows]
 
-For each row (`program | clang flags`, paths relative to the rows file) both explorers run in child processes:
-dfs median of --dfs-runs, qpor median of --qpor-runs, the two explorers' processes alternating (a burst of load
-from elsewhere then falls on both) and pinned to the last CPU, each timed by its own stats.elapsed_ms (the
-exploration, not start-up or the compile); an exploration under 200 ms is timed 21 times in each process (under
-1 ms: 301 times after 50 warm-up explorations) and the process reports their median (`skein check --timed-runs`). "runs" counts every explored execution (complete, blocked and bounded). saved = dfs
-runs / qpor runs, speed-up = dfs ms / qpor ms; the criterion holds when saved / speed-up <= 2. "paired" is
-saved over the median of dfs ms / qpor ms taken per pair of processes run one after the other (each dfs process
-and the qpor process before it): on a host whose speed changes between stretches of minutes (bench/README.md,
-thirteenth session), the ratio of two medians can take its two figures from different stretches, a pair does not.
-"fastest" is saved over the ratio of each explorer's fastest process: the reading that does not credit qpor with a
-slowdown the host puts on dfs's processes only. "one process" times both explorers in the same processes: each of
---qpor-runs processes runs `skein check --timed-against=dfs`, where qpor's and dfs's timed explorations take turns in
-blocks of ten (each block after an untimed run that refills the caches); a process reports the median over its pairs
-of blocks of dfs's block median over qpor's (stats.timed_against.block_ratio), and the column is saved over the
-median of the processes' — a slow stretch of the host (up to 2x here, for a fraction of a second or minutes) then
-falls on both explorers of a pair of blocks, timed within milliseconds. Only for rows whose dfs exploration takes
-under 200 ms (those timed many times per process).
+For each row (`program | clang flags`, paths relative to the rows file) both explorers run in child processes: dfs
+median of --dfs-runs, qpor median of --qpor-runs, the two explorers' processes alternating (a burst of load from
+elsewhere then falls on both) and pinned to the last CPU, each timed by its own stats.elapsed_ms (the exploration,
+not start-up or the compile); an exploration under 200 ms is timed 21 times in each process (under 1 ms: 301 times
+after 50 warm-up explorations) and the process reports their median (`skein check --timed-runs`). "runs" counts
+every explored execution (complete, blocked and bounded). saved = dfs runs / qpor runs, speed-up = dfs ms / qpor ms;
+the criterion holds when saved / speed-up <= 2. "paired" is saved over the median of dfs ms / qpor ms taken per pair
+of processes run one after the other (each dfs process and the qpor process before it): on a host whose speed
+changes between stretches of minutes (bench/README.md, thirteenth session), the ratio of two medians can take its
+two figures from different stretches, a pair does not. "fastest" is saved over the ratio of each explorer's fastest
+process: the reading that does not credit qpor with a slowdown the host puts on dfs's processes only. "one process"
+times both explorers in the same processes: each of --qpor-runs processes runs `skein check --timed-against=dfs`,
+where qpor's and dfs's timed explorations take turns in blocks of ten (each block after an untimed run that refills
+the caches); a process reports the median over its pairs of blocks of dfs's block median over qpor's
+(stats.timed_against.block_ratio), and the column is saved over the median of the processes' — a slow stretch of the
+host (up to 2x here, for a fraction of a second or minutes) then falls on both explorers of a pair of blocks, timed
+within milliseconds. Only for rows whose dfs exploration takes under 200 ms (those timed many times per process).
 
 The other CPUs' state changes the figures: on this machine (a Firecracker guest) dfs's exploration of
 semaphore_buffer.c takes ~56 us whenever the other vCPU runs a busy loop and mostly ~80 us while it is idle, qpor's
-~8 us either way (bench/README.md, "Thirty-third session"). --neighbour busy keeps every other CPU spinning (a
-child process per CPU, in a loop that touches no memory) for the whole run, so that each row is measured in that
-state; the default, idle, leaves them alone, as before.
+~8 us either way (bench/README.md, "Thirty-third session"). --neighbour busy keeps every other CPU spinning (a child
+process per CPU, in a loop that touches no memory) for the whole run, so that each row is measured in that state;
+the default, idle, leaves them alone, as before.
 
-By default each timed run follows warm-up explorations in the same process (`skein check --warm-runs`: 20 for
-qpor, and for dfs too when its probe run took under 200 ms — one for a longer dfs run, whose warm-up would cost
-minutes), so both figures are a warm process's and the two explorers of a short row are warmed alike. Without it, a qpor exploration of a few dozen microseconds is
-mostly the processor's cold start (its code and data not yet in the caches: ~0.15 ms here), which a dfs run of
-thousands of executions amortises; --cold measures that single-shot figure instead. Rows where dfs does not
-finish within --dfs-limit seconds are skipped.
+By default each timed run follows warm-up explorations in the same process (`skein check --warm-runs`: 20 for qpor,
+and for dfs too when its probe run took under 200 ms — one for a longer dfs run, whose warm-up would cost minutes),
+so both figures are a warm process's and the two explorers of a short row are warmed alike. Without it, a qpor
+exploration of a few dozen microseconds is mostly the processor's cold start (its code and data not yet in the
+caches: ~0.15 ms here), which a dfs run of thousands of executions amortises; --cold measures that single-shot
+figure instead. Rows where dfs does not finish within --dfs-limit seconds are skipped, as are rows qpor stops on (an
+explorer limit: the default check hands those programs to dfs, so the criterion's "where both finish" excludes them)
+and rows that do not compile (listed with their first diagnostic). bench/corpus_rows.py writes rows for every corpus
+program and example, at the flags of each of its `expect:` lines: the wider sweep.
 """
 import argparse, json, os, statistics, subprocess, sys
 
@@ -75,6 +78,8 @@ class Measure:
 
     def one(self, timed):
         j = self.run(timed, self.warm)
+        if "stats" not in j:  # no exploration: the program does not compile, or is refused before it runs
+            raise NotChecked(next((d["message"] for d in j.get("diagnostics", [])), "no result"))
         s = j["stats"]
         return s["executions"] + s["blocked"] + s["bounded"], s["elapsed_ms"], j["stopped_early"]
 
@@ -92,6 +97,10 @@ class Measure:
 
     def fastest(self):
         return min(x[1] for x in self.out)
+
+
+class NotChecked(Exception):
+    """A row neither explorer can check (its first diagnostic): printed as such, and the table goes on."""
 
 
 def busy_neighbours():
@@ -147,7 +156,12 @@ def table(a):
     worst = worst_fastest = worst_together = 0.0
     for prog, args, _, _ in rows(a.rows):
         label = os.path.relpath(prog, os.path.join(here, "..")) + (" " + " ".join(args) if args else "")
-        dfs = Measure(a.skein, prog, ["--algo=dfs", f"--time-limit={a.dfs_limit}", *args], dw, None if a.cold else qw)
+        try:
+            dfs = Measure(a.skein, prog, ["--algo=dfs", f"--time-limit={a.dfs_limit}", *args], dw,
+                          None if a.cold else qw)
+        except NotChecked as e:
+            print(f"| {label} | not checked: {e} | | | | | | | | |", flush=True)
+            continue
         if dfs.out and dfs.out[0][2]:
             print(f"| {label} | dfs did not finish in {a.dfs_limit:g} s | | | | | | | | |")
             continue
@@ -157,7 +171,10 @@ def table(a):
         if cut:
             print(f"| {label} | dfs did not finish in {a.dfs_limit:g} s | | | | | | | | |")
             continue
-        qr, qm, _ = qpor.result()
+        qr, qm, qcut = qpor.result()
+        if qcut:  # an explorer limit (bounds say which): `skein check` hands such a program to dfs
+            print(f"| {label} | {dr:,} | {dm:.3f} | qpor stops: hands the program to dfs | | | | | | |", flush=True)
+            continue
         saved, speedup = dr / max(qr, 1), dm / max(qm, 1e-9)
         ratio = saved / speedup
         worst = max(worst, ratio)
