@@ -393,6 +393,20 @@ private:
     std::map<std::vector<uint32_t>, uint32_t> runIds_; // a section run's steps → its number (runOf)
     std::vector<std::vector<uint32_t>> runSteps_;
     std::unique_ptr<exec::Executor> scratch_;          // sectionPlacements' executor
+    // The executors a section's runs are probed on (sectionRunsAt, blockedSectionFinals), kept for the next probe: a
+    // copy into one reuses its buffers, where a clone allocated the executor, its memory and every thread anew: 4-13 %
+    // of qpor's time on the corpus's small section programs (bench/README.md, thirty-seventh session).
+    std::vector<std::unique_ptr<exec::Executor>> probes_;
+    std::unique_ptr<exec::Executor> probeOf(const exec::Executor& from) {
+        if (probes_.empty()) return from.clone();
+        std::unique_ptr<exec::Executor> p = std::move(probes_.back());
+        probes_.pop_back();
+        p->copyStateFrom(from);
+        return p;
+    }
+    void keepProbe(std::unique_ptr<exec::Executor> p) {
+        if (p) probes_.push_back(std::move(p));
+    }
     void ensureScratch() { // ... in ex_'s lineage of thread ids: a replay may create a thread before ex_ does
         if (scratch_) return;
         scratch_ = std::make_unique<exec::Executor>(prog_, opts_.exec);

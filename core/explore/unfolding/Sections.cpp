@@ -99,7 +99,7 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
     auto run = [&](auto& self, std::unique_ptr<exec::Executor> probe) -> void {
         uint32_t n = probe->thread(t).choices;
         for (uint32_t c = 0; c < n && !out.error; ++c) {
-            std::unique_ptr<exec::Executor> p = c + 1 < n ? probe->clone() : std::move(probe);
+            std::unique_ptr<exec::Executor> p = c + 1 < n ? probeOf(*probe) : std::move(probe);
             choices.push_back(c);
             events.push_back(p->step(t, c));
             if (p->exclusiveThread() == t && p->enabled(t)) {
@@ -148,11 +148,13 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
                 AccessUnion accesses(out.blockedAccesses);
                 for (const model::Event& ev : events) addExecuted(accesses, ev);
             }
+            keepProbe(std::move(p)); // (moved on already when the section went on)
             choices.pop_back();
             events.pop_back();
         }
+        keepProbe(std::move(probe)); // a loop cut short by an error never took it
     };
-    run(run, from.clone());
+    run(run, probeOf(from));
     sectionRuns_ += out.runs.size();
     return out;
 }
@@ -389,14 +391,16 @@ bool QporExplorer::blockedSectionFinals() {
         if (!ex_.enabled(t) || !ex_.inAtomicSection(t)) continue;
         auto walk = [&](auto& self, const exec::Executor& from) -> void {
             for (uint32_t c = 0; c < from.thread(t).choices; ++c) {
-                std::unique_ptr<exec::Executor> p = from.clone();
+                std::unique_ptr<exec::Executor> p = probeOf(from);
                 p->step(t, c);
-                if (p->exclusiveThread() != t) continue; // a run: it has an event, not this case
-                if (p->enabled(t)) self(self, *p);
-                else if (p->status() == exec::ExecStatus::Finished) {
-                    finals_.insert(p->finalStateHash());
-                    complete = true;
+                if (p->exclusiveThread() == t) { // else a run: it has an event, not this case
+                    if (p->enabled(t)) self(self, *p);
+                    else if (p->status() == exec::ExecStatus::Finished) {
+                        finals_.insert(p->finalStateHash());
+                        complete = true;
+                    }
                 }
+                keepProbe(std::move(p));
             }
         };
         walk(walk, ex_);
