@@ -204,6 +204,7 @@ int runBench(const std::vector<std::string>& args) {
                      << uint64_t(num("comb_spike_events")) << "; time: execute " << pct("ms_execute") << " %, en(C) "
                      << pct("ms_extensions") << " %, comb " << pct("ms_comb") << " %, cex " << pct("ms_cex") << " %, other "
                      << pct("ms_other") << " %";
+                if (num("ms_restarted") > 0) line << ", restarted " << pct("ms_restarted") << " %";
                 counters = line.str();
                 std::cout << std::string(18, ' ') << counters << "\n";
             } else if (c.contains("classes")) {

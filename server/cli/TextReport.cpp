@@ -95,7 +95,10 @@ void printText(std::ostream& os, const report::CheckResult& r) {
            << micros(runs ? s.elapsedMs * 1000.0 / double(runs) : 0) << " per execution\n"
            << "            time: running the program " << pct(phases[0]) << " %, en(C) " << pct(phases[1])
            << " %, alternatives (comb) " << pct(phases[2]) << " %, conflicting extensions " << pct(phases[3])
-           << " %, errors, races and the rest " << pct(phases[4]) << " %\n";
+           << " %, errors, races and the rest " << pct(phases[4]) << " %";
+        // The attempts that were started over (a section or a segment learned more after events were made with it).
+        if (counter("ms_restarted") > 0) os << ", attempts started over " << pct(counter("ms_restarted")) << " %";
+        os << "\n";
     }
     // The vhb explorer's figures (issue 4): classes, closure calls and their cost, non-maximal nodes.
     if (r.algorithm == "vhb" && s.extra.count("classes")) {

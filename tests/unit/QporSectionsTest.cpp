@@ -393,3 +393,26 @@ int main(void) {
         }
     }
 }
+
+// The time of attempts that were started over (a section site learned more after events were made with it) is its own
+// figure, ms_restarted, out of the phases of the attempt that finished: the six add up to elapsed_ms. section_footprint
+// starts over once (its header says why); a program without sections never does, and its ms_restarted is 0.
+TEST(QporSections, TheTimeOfAttemptsStartedOverIsReportedApart) {
+    auto phases = [](const skein::report::CheckResult& r) {
+        double sum = 0;
+        for (const char* k : {"ms_restarted", "ms_execute", "ms_extensions", "ms_comb", "ms_cex", "ms_other"})
+            sum += r.stats.extra.at(k);
+        return sum;
+    };
+    skein::test::Options o;
+    o.algorithm = "qpor";
+    const auto restarted = checkSource(skein::test::sourceFile("tests/corpus/svcomp/section_footprint.c"), o);
+    EXPECT_EQ(restarted.stats.extra.at("section_restarts"), 1.0);
+    EXPECT_GT(restarted.stats.extra.at("ms_restarted"), 0.0);
+    EXPECT_LT(restarted.stats.extra.at("ms_restarted"), restarted.stats.elapsedMs);
+    EXPECT_NEAR(phases(restarted), restarted.stats.elapsedMs, 1e-9 * restarted.stats.elapsedMs);
+    const auto plain = checkSource(skein::test::sourceFile("examples/lost_update.c"), o);
+    EXPECT_EQ(plain.stats.extra.at("section_restarts"), 0.0);
+    EXPECT_EQ(plain.stats.extra.at("ms_restarted"), 0.0);
+    EXPECT_NEAR(phases(plain), plain.stats.elapsedMs, 1e-9 * plain.stats.elapsedMs);
+}

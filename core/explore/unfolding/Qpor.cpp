@@ -43,10 +43,11 @@ std::string show(const UEvent* e) {
 
 QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK,
                            Sections& sections, Segments& segments, std::chrono::steady_clock::time_point start,
-                           int sectionRestarts)
+                           std::chrono::steady_clock::time_point attemptStart, int sectionRestarts)
     : prog_(p), opts_(o), obs_(obs), altK_(altK), clock_(o, start), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
       F_(std::max(2u, o.skipStep)), errors_(o, obs), sections_(&sections), segments_(&segments),
-      restarts_(sectionRestarts), phase_(start),
+      restarts_(sectionRestarts),
+      restartedMs_(std::chrono::duration<double, std::milli>(attemptStart - start).count()), phase_(attemptStart),
       pruneThreshold_(o.qporPruneThreshold), crossCheck_(o.qporCrossCheck) {
     // A small exploration's buffers in one allocation each rather than grown by doubling from one element: on an
     // exploration of a dozen events the growth was ~5 % of qpor's instructions (bench/README.md).
@@ -423,11 +424,14 @@ void QporExplorer::popNode() {
     st.extra["race_events_fed"] = double(races_.eventsFed());
     st.extra["race_events_reused"] = double(races_.eventsReused());
     st.extra["replayed_steps"] = double(replayedSteps_);
-    st.extra["ms_execute"] = phase_.ms(PhaseClock::Execute, st.elapsedMs);
-    st.extra["ms_extensions"] = phase_.ms(PhaseClock::Extensions, st.elapsedMs);
-    st.extra["ms_comb"] = phase_.ms(PhaseClock::Comb, st.elapsedMs);
-    st.extra["ms_cex"] = phase_.ms(PhaseClock::Cex, st.elapsedMs);
-    st.extra["ms_other"] = phase_.ms(PhaseClock::Other, st.elapsedMs);
+    // The attempts started over, then this one's phases: the six add up to elapsed_ms.
+    const double restarted = std::min(restartedMs_, st.elapsedMs), attempt = st.elapsedMs - restarted;
+    st.extra["ms_restarted"] = restarted;
+    st.extra["ms_execute"] = phase_.ms(PhaseClock::Execute, attempt);
+    st.extra["ms_extensions"] = phase_.ms(PhaseClock::Extensions, attempt);
+    st.extra["ms_comb"] = phase_.ms(PhaseClock::Comb, attempt);
+    st.extra["ms_cex"] = phase_.ms(PhaseClock::Cex, attempt);
+    st.extra["ms_other"] = phase_.ms(PhaseClock::Other, attempt);
     st.extra["section_restarts"] = restarts_;
     st.extra["section_runs"] = double(sectionRuns_); // runs of atomic sections executed to learn their events
     st.extra["segment_restarts"] = segments_->restarts(); // of the attempts so far: this one is the last
@@ -546,9 +550,11 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
     // are bounded there, and not counted here.
     constexpr int kMaxRestarts = 64;
     const auto start = std::chrono::steady_clock::now();
-    for (int sectionRestarts = 0;;) {
+    for (int sectionRestarts = 0, attempt = 0;; ++attempt) {
+        // The attempts before this one were started over (their teardown too): their time is ms_restarted.
+        const auto attemptStart = attempt == 0 ? start : std::chrono::steady_clock::now();
         segments.startExploration();
-        QporExplorer x(p, opts, obs, k.value_or(0), sections, segments, start, sectionRestarts);
+        QporExplorer x(p, opts, obs, k.value_or(0), sections, segments, start, attemptStart, sectionRestarts);
         report::CheckResult r = x.run();
         r.algorithm = "qpor";
         // An attempt the budget, a cancellation or the error limit stopped is the answer, partial as it is: starting

@@ -99,9 +99,11 @@ public:
     using Sections = std::map<uint32_t, SectionSite>;
     // `segments`: the memory resources' granularity learned so far (it outlives one run, as `sections` does).
     // `start`: when the first attempt began (explore() starts over after a restart; time and budget cover all).
+    // `attemptStart`: when this attempt began — the time before it went to attempts that were started over.
     // `sectionRestarts`: how many attempts before this one a section's footprint ended (for the counters).
     QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK, Sections& sections,
-                 Segments& segments, std::chrono::steady_clock::time_point start, int sectionRestarts = 0);
+                 Segments& segments, std::chrono::steady_clock::time_point start,
+                 std::chrono::steady_clock::time_point attemptStart, int sectionRestarts = 0);
     report::CheckResult run();
     // What is known of a section changed after events were made with it, or an access cut a segment already used
     // (Segments.h): run() stopped; start over.
@@ -210,6 +212,7 @@ private:
     Segments* segments_;
     mutable bool footprintGrew_ = false; // also set by accessesInto (a segment cut)
     int restarts_ = 0;
+    double restartedMs_ = 0; // the attempts before this one (started over: a section learned more, a segment was cut)
     bool sectionsWidened_ = false; // some section event touches more than its run did (a coarser independence)
     // Some compare-exchange was taken as a write because its history does not tell the value it reads (a copy's
     // bytes, a realloc's; casFailsAfter): a coarser independence too, where it fails there.
