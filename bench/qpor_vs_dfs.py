@@ -81,7 +81,9 @@ class Measure:
         if "stats" not in j:  # no exploration: the program does not compile, or is refused before it runs
             raise NotChecked(next((d["message"] for d in j.get("diagnostics", [])), "no result"))
         s = j["stats"]
-        return s["executions"] + s["blocked"] + s["bounded"], s["elapsed_ms"], j["stopped_early"]
+        # Stopped early: why (the first bound — a time limit, or an explorer limit the default check hands to dfs).
+        stop = ((j.get("bounds") or ["stopped early"])[0] or "stopped early") if j["stopped_early"] else ""
+        return s["executions"] + s["blocked"] + s["bounded"], s["elapsed_ms"], stop
 
     def together(self, other, warm, timed):
         """other's ms / this explorer's ms in one process that times both (`--timed-against`, `warm` warm-up and
@@ -93,7 +95,8 @@ class Measure:
         self.out.append(self.one(self.timed))
 
     def result(self):
-        return self.out[0][0], statistics.median(x[1] for x in self.out), any(x[2] for x in self.out)
+        """runs, median ms, and why a process stopped early ("" when none did)."""
+        return self.out[0][0], statistics.median(x[1] for x in self.out), next((x[2] for x in self.out if x[2]), "")
 
     def fastest(self):
         return min(x[1] for x in self.out)
@@ -171,9 +174,9 @@ def table(a):
         if cut:
             print(f"| {label} | dfs did not finish in {a.dfs_limit:g} s | | | | | | | | |")
             continue
-        qr, qm, qcut = qpor.result()
-        if qcut:  # an explorer limit (bounds say which): `skein check` hands such a program to dfs
-            print(f"| {label} | {dr:,} | {dm:.3f} | qpor stops: hands the program to dfs | | | | | | |", flush=True)
+        qr, qm, qstop = qpor.result()
+        if qstop:  # an explorer limit (`skein check` then hands the program to dfs), or qpor's budget
+            print(f"| {label} | {dr:,} | {dm:.3f} | qpor stops: {qstop} | | | | | | |", flush=True)
             continue
         saved, speedup = dr / max(qr, 1), dm / max(qm, 1e-9)
         ratio = saved / speedup
