@@ -185,6 +185,51 @@ UEvent* QporExplorer::reusableEnabled(size_t depth, ThreadId t, uint32_t choice,
     return nullptr;
 }
 
+// Thread t's atomic section events at C_depth, taken over from the parent configuration's en when they are what
+// atomicSectionEvents would make again: a run reads only words and mutexes of its site's footprint (which holds every
+// resource of every run seen, and what the runs that blocked touched before), so when the parent's last event e is
+// another thread's, shares no resource with the footprint that either writes or locks, and is no wait or signal,
+// every run from C_depth is the run from C_{depth-1} step by step, and its event — the parents and causes of its
+// accesses — is the same (as for reusableEnabled). Not for a site some run of which blocked waiting for another
+// thread (whether it gets past then depends on more than the footprint: on a thread's exit, which autoSteps take
+// after e), nor where the sites learned something since the parent's en was made (their events would differ). Each
+// reuse saves probing every run of the section on a copy of the executor (sectionRunsAt).
+bool QporExplorer::reusableSectionEvents(size_t depth, ThreadId t, EnabledList& en) {
+    if (depth == 0) return false;
+    const Node& parent = stack_[depth - 1];
+    const UEvent* e = parent.e;
+    if (!e || e->thread == t || !parent.enKnown || parent.enSectionsVersion != sectionsVersion_) return false;
+    switch (e->label.kind) {
+    case EventKind::ThreadCreate:
+    case EventKind::CondSignal:
+    case EventKind::CondBroadcast:
+    case EventKind::CondWait: return false;
+    default: break;
+    }
+    const model::Event& pending = ex_.thread(t).pending;
+    auto site = sections_->find(pending.loc);
+    if (site == sections_->end() || site->second.waitsOnThreads || !site->second.used) return false;
+    UEvent* const pt = F_.threadMax(t);
+    size_t found = 0;
+    for (UEvent* x : parent.en) {
+        if (x->thread != t) continue;
+        if (!x->section || x->label.loc != pending.loc || x->label.kind != pending.kind || x->pt != pt) return false;
+        ++found;
+    }
+    if (found == 0) return false; // no run completed there: its placements are made again (atomicSectionEvents)
+    for (const Access& a : site->second.footprint) {
+        const Access* b = e->access(a.res);
+        if (b && (a.mode != Mode::Read || b->mode != Mode::Read)) return false;
+    }
+    for (UEvent* x : parent.en)
+        if (x->thread == t) {
+            es_.addToU(x);
+            en.push_back(x);
+        }
+    enReused_ += found;
+    return true;
+}
+
 const EnabledList& QporExplorer::enabledEvents(size_t depth) {
     Node& node = stack_[depth];
     EnabledList& en = node.en; // in place: the child reuses it (reusableEnabled)
@@ -238,6 +283,7 @@ const EnabledList& QporExplorer::enabledEvents(size_t depth) {
         if (v.state != exec::ThreadState::Ready || !ex_.enabled(t)) continue;
         if (ex_.inAtomicSection(t)) {
             sections = true;
+            if (reusableSectionEvents(depth, t, en)) continue;
             const size_t before = en.size();
             for (UEvent* e : atomicSectionEvents(t)) {
                 es_.addToU(e);

@@ -94,6 +94,10 @@ public:
         // accesses, placed without replay and with no siblings to look for (`variesByHistory`).
         bool runsRead = false;
         bool variesByHistory() const { return severalRuns || (runAccesses && runsRead); }
+        // Some run blocked midway waiting for another thread (a lock held, a join, a semaphore) rather than stopping
+        // at an assume: whether it runs then depends on more than its footprint, so its events are never taken over
+        // from the parent configuration (reusableSectionEvents).
+        bool waitsOnThreads = false;
         bool used = false;             // events were made with what is known
     };
     using Sections = std::map<uint32_t, SectionSite>;
@@ -353,6 +357,7 @@ private:
     struct SectionRuns {
         std::vector<SectionRun> runs; // the runs that complete (a run that blocks midway has none)
         bool blocked = false;         // some run blocked midway
+        bool waitsOnThreads = false;  // ... waiting for another thread, not stopped at an assume
         std::vector<Access> blockedAccesses; // what the runs that blocked touched before they did
         const char* error = nullptr;  // why qpor cannot handle this section
     };
@@ -376,6 +381,7 @@ private:
     model::Event stepFor(UEvent* e, ThreadId t, uint32_t choice);
     std::vector<ThreadId> wokenScratch_; // stepFor's
     std::vector<UEvent*> atomicSectionEvents(ThreadId t);
+    bool reusableSectionEvents(size_t depth, ThreadId t, EnabledList& en);
     bool replayHistory(std::span<UEvent* const> preds, exec::Executor& into,
                        std::vector<std::vector<UEvent*>>* endOf = nullptr);
     std::vector<std::vector<UEvent*>> replayEnds_; // sectionPlacements' scratch: replayHistory's endOf
@@ -396,6 +402,9 @@ private:
     std::map<std::vector<uint32_t>, uint32_t> runIds_; // a section run's steps → its number (runOf)
     std::vector<std::vector<uint32_t>> runSteps_;
     std::unique_ptr<exec::Executor> scratch_;          // sectionPlacements' executor
+    // The state every replay starts from — the initial state after the creates (and an exit) main starts with — kept
+    // after the first replay (replayHistory): restoring it costs a copy instead of a reset and a thread per create.
+    std::unique_ptr<exec::Executor> replayRoot_;
     // The executors a section's runs are probed on (sectionRunsAt, blockedSectionFinals), kept for the next probe: a
     // copy into one reuses its buffers, where a clone allocated the executor, its memory and every thread anew: 4-13 %
     // of qpor's time on the corpus's small section programs (bench/README.md, thirty-seventh session).

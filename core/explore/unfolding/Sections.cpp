@@ -145,6 +145,8 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
                     out.error = "an SV-COMP atomic section with more than 4096 nondeterministic runs";
             } else { // blocks midway: no run from this state, but what it touched is part of the footprint
                 out.blocked = true;
+                // (stopped: a failed assume, decided by what it read; else it waits for another thread)
+                if (p->thread(t).state != exec::ThreadState::Stopped) out.waitsOnThreads = true;
                 AccessUnion accesses(out.blockedAccesses);
                 for (const model::Event& ev : events) addExecuted(accesses, ev);
             }
@@ -163,16 +165,18 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
 // footprint, or several runs where there had been one): the exploration must start over.
 bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
     SectionSite& site = (*sections_)[loc];
-    bool changed = false;
+    bool changed = false;         // placements or events made with the old knowledge may be wrong
+    bool accessesChanged = false; // ... only where the site's runs depend on the history (below)
     AccessUnion footprint(site.footprint);
     for (const SectionRun& r : runs.runs)
-        for (const Access& a : r.accesses) changed |= footprint.add(a);
+        for (const Access& a : r.accesses) accessesChanged |= footprint.add(a);
     // A run that blocks midway touched these before it blocked: at another history it may get past that point.
-    for (const Access& a : runs.blockedAccesses) changed |= footprint.add(a);
+    for (const Access& a : runs.blockedAccesses) accessesChanged |= footprint.add(a);
     if (runs.runs.size() > 1 && !site.severalRuns) {
         site.severalRuns = true;
         changed = true;
     }
+    site.waitsOnThreads = site.waitsOnThreads || runs.waitsOnThreads; // (restricts reuse only: no restart)
     if (runs.blocked && !site.mayBlock) {
         site.mayBlock = true;
         changed = true;
@@ -193,13 +197,22 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
     if (!site.runAccesses &&
         (site.severalRuns || std::any_of(runs.runs.begin(), runs.runs.end(), narrower))) {
         site.runAccesses = true;
-        changed = true;
+        accessesChanged = true;
     }
     for (const SectionRun& r : runs.runs)
         if (r.holdsMutex && !site.holdsMutex) {
             site.holdsMutex = true; // placements made as if it released its mutexes may not exist
             changed = true;
         }
+    // A site whose runs neither read memory nor try a lock, with one run that never blocks, has the same run wherever
+    // its thread is at the same point (a section in a loop writing x[i]: one run per iteration, whatever the history):
+    // every event made for it had exactly its run's accesses (while the runs matched the footprint, the footprint was
+    // the run's; after, runAccessesOf) and was placed as a plain event (not by replay: sectionPlacedByReplay). A
+    // larger footprint, or runs that differ from one another, leave those events and placements as they are, so the
+    // exploration goes on: section_snapshot.c's writer, whose site learns a word per iteration, started over 22 times.
+    const bool sameRunAtEveryHistory = !site.runsRead && !site.severalRuns && !site.mayBlock;
+    if (accessesChanged && sameRunAtEveryHistory) learned = true;
+    else changed = changed || accessesChanged;
     if (changed || learned) ++sectionsVersion_; // what was made with the old knowledge is made again
     bool restart = changed && site.used;
     if (restart) footprintGrew_ = true; // run() stops; explore() starts over
@@ -432,7 +445,6 @@ bool QporExplorer::replayHistory(std::span<UEvent* const> preds, exec::Executor&
             return true;
         });
     }
-    into.reset();
     if (endOf)
         for (auto& v : *endOf) v.clear(); // (kept: their capacity)
     auto slot = [&](ThreadId t) -> std::vector<UEvent*>& {
@@ -467,6 +479,15 @@ bool QporExplorer::replayHistory(std::span<UEvent* const> preds, exec::Executor&
             }
         }
     };
+    // Before the first event the steps taken at once are the same for every history (main's creates: each child's
+    // end is its creator's, none), so the state after them is kept and restored.
+    if (replayRoot_) {
+        into.copyStateFrom(*replayRoot_);
+    } else {
+        into.reset();
+        autoSteps();
+        replayRoot_ = into.clone();
+    }
     for (UEvent* x : order) {
         autoSteps();
         if (x->thread >= into.numThreads() || !into.enabled(x->thread) ||
