@@ -57,6 +57,11 @@ QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, O
     placeRanges_.reserve(8);
     specScratch_.causes.reserve(8);
     specScratch_.accesses.reserve(4);
+    // No event of this attempt was made with what the sites know: what they learn before one is, changes nothing
+    // made (observeSite starts over only for a site used in this attempt). Until the thirty-eighth session `used`
+    // outlived the attempt that set it, and a site's first run of the next attempt, narrower than the footprint the
+    // last one learned, started it over again.
+    for (auto& [loc, site] : *sections_) site.used = false;
 }
 
 void QporExplorer::resetExecution(bool executorFresh) {
@@ -535,7 +540,9 @@ report::CheckResult QporExplorer::run() {
     st.elapsedMs = clock_.elapsedMs();
     st.peakRssKb = currentPeakRssKb();
     st.finalStates = finals_.size();
-    reportCounters(st);
+    // An attempt that is started over is thrown away: its counters (a few dozen map insertions, ~18 k instructions,
+    // a twentieth of a small exploration with restarts) are made only if explore() keeps it (addCounters).
+    if (!footprintGrew_) reportCounters(st);
     result_.errors = errors_.take();
     result_.verdict = report::computeVerdict(result_);
     return std::move(result_); // run() is called once: the errors and their traces need not be copied
@@ -566,12 +573,17 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
             r.stoppedEarly = true;
             r.verdict = report::computeVerdict(r);
         }
-        if (!x.footprintGrew() || r.stoppedEarly) return r; // (the segments' counters: reportCounters)
+        if (!x.footprintGrew()) return r; // (the segments' counters: reportCounters)
+        if (r.stoppedEarly) {             // kept although a site learned more: run() left its counters out
+            x.addCounters(r);
+            return r;
+        }
         if (segments.restart()) {
             sections.clear(); // their footprints name resources that are now cut
             continue;
         }
         if (sectionRestarts++ == kMaxRestarts) {
+            x.addCounters(r);
             r.explorerLimit = "the footprints of the atomic sections kept growing";
             r.bounds.push_back({"qpor: " + *r.explorerLimit});
             return r;

@@ -112,6 +112,8 @@ public:
     // What is known of a section changed after events were made with it, or an access cut a segment already used
     // (Segments.h): run() stopped; start over.
     bool footprintGrew() const { return footprintGrew_; }
+    // The counters of an attempt that stopped with footprintGrew() and is kept after all (run() leaves them out).
+    void addCounters(report::CheckResult& r) const { reportCounters(r.stats); }
     ~QporExplorer() {
         if (!opts_.freeAtEnd && !footprintGrew_) es_.abandon(); // a restarted run is freed: the process goes on
     }
