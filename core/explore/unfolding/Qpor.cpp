@@ -439,6 +439,7 @@ void QporExplorer::popNode() {
     st.extra["ms_other"] = phase_.ms(PhaseClock::Other, attempt);
     st.extra["section_restarts"] = restarts_;
     st.extra["section_runs"] = double(sectionRuns_); // runs of atomic sections executed to learn their events
+    st.extra["section_runs_cached"] = double(sectionRunsCached_); // section starts whose runs were known already
     st.extra["segment_restarts"] = segments_->restarts(); // of the attempts so far: this one is the last
     st.extra["segmented_objects"] = double(segments_->segmentedObjects());
     if (crossCheck_) {

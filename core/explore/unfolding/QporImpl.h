@@ -98,6 +98,9 @@ public:
         // at an assume: whether it runs then depends on more than its footprint, so its events are never taken over
         // from the parent configuration (reusableSectionEvents).
         bool waitsOnThreads = false;
+        // Every run seen stored and did nothing else (no read, lock, join or nondet value): its thread learns nothing
+        // from it, so the thread's state after it is fixed by its position (probeKey).
+        bool onlyStores = true;
         bool used = false;             // events were made with what is known
     };
     using Sections = std::map<uint32_t, SectionSite>;
@@ -360,6 +363,12 @@ private:
         std::vector<SectionRun> runs; // the runs that complete (a run that blocks midway has none)
         bool blocked = false;         // some run blocked midway
         bool waitsOnThreads = false;  // ... waiting for another thread, not stopped at an assume
+        // The values the runs read before writing there themselves — everything they depend on besides their
+        // thread's own state, when `inputsKnown` (only reads, writes, read-modify-writes and nondet values inside,
+        // no run waiting for another thread): the same runs come from any state with these values (probeCache_).
+        std::vector<WordWrite> inputs;
+        bool inputsKnown = true;
+        bool onlyStores = true; // every path's steps are stores and fences (SectionSite::onlyStores)
         std::vector<Access> blockedAccesses; // what the runs that blocked touched before they did
         const char* error = nullptr;  // why qpor cannot handle this section
     };
@@ -370,6 +379,21 @@ private:
         if (!r.writes.empty()) sectionWrites_.try_emplace(e->id, r.writes);
     }
     SectionRuns sectionRunsAt(const exec::Executor& from, ThreadId t);
+    // Section runs probed before, by thread, site, pt and base causes (which fix the thread's own state) — each
+    // with the values it read (SectionRuns::inputs): a state that holds them has the same runs, without a replay of
+    // its history or a probe on a copy of the executor (cachedSectionRuns, Sections.cpp).
+    struct ProbeGroup { // the probes of one start that read the same places, by the values they read there
+        std::vector<std::pair<uint64_t, uint32_t>> reads;
+        std::unordered_map<std::vector<uint64_t>, SectionRuns, KeyHash> byValues;
+    };
+    std::unordered_map<std::vector<uint64_t>, std::vector<ProbeGroup>, KeyHash> probeCache_;
+    std::vector<uint64_t> probeValuesScratch_;
+    std::vector<uint64_t> probeKeyScratch_;
+    uint64_t sectionRunsCached_ = 0; // section starts whose runs came from probeCache_
+    const std::vector<uint64_t>& probeKey(ThreadId t, const model::Event& pending, const UEvent* pt,
+                                          std::span<UEvent* const> baseCauses);
+    template <class ValueAt> const SectionRuns* cachedSectionRuns(const std::vector<uint64_t>& key, ValueAt valueAt);
+    void keepSectionRuns(const std::vector<uint64_t>& key, const SectionRuns& runs);
     bool observeSite(uint32_t loc, const SectionRuns& runs);
     uint32_t runChoice(const SectionRuns& runs, const SectionRun& r);
     const std::vector<uint32_t>* runOf(const UEvent* e) const;

@@ -95,6 +95,37 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
             into.add(a);
         }
     };
+    // The values this path read from the state it started in (a byte it wrote before is its own): with the same
+    // values there, it runs the same. Anything else it does with other threads' objects — a lock, a join, a free, a
+    // copy or a library function's access — leaves the inputs unknown (SectionRuns::inputsKnown).
+    auto noteInputs = [&] {
+        for (const model::Event& ev : events)
+            if (ev.kind != EventKind::Write && ev.kind != EventKind::Fence) out.onlyStores = false;
+        for (size_t i = 0; i < events.size() && out.inputsKnown; ++i) {
+            const model::Event& ev = events[i];
+            if (ev.kind == EventKind::Write || ev.kind == EventKind::Nondet || ev.kind == EventKind::Fence) continue;
+            if ((ev.kind != EventKind::Read && ev.kind != EventKind::Rmw) || ev.builtin || ev.size2 || ev.size == 0 ||
+                ev.size > 8) {
+                out.inputsKnown = false;
+                break;
+            }
+            uint32_t own = 0; // bytes of the read this path wrote before it
+            for (uint64_t a = ev.addr; a < ev.addr + ev.size; ++a)
+                for (size_t j = 0; j < i; ++j)
+                    if (auto [lo, hi] = events[j].writeRange(); lo <= a && a < hi) {
+                        ++own;
+                        break;
+                    }
+            if (own == ev.size) continue;
+            if (own != 0) {
+                out.inputsKnown = false;
+                break;
+            }
+            auto same = [&](const WordWrite& w) { return w.addr == ev.addr && w.size == ev.size; };
+            if (std::none_of(out.inputs.begin(), out.inputs.end(), same))
+                out.inputs.push_back({ev.addr, ev.size, ev.value});
+        }
+    };
     // Depth first over the outcomes of each step; the last outcome reuses the copy of the state.
     auto run = [&](auto& self, std::unique_ptr<exec::Executor> probe) -> void {
         uint32_t n = probe->thread(t).choices;
@@ -105,6 +136,7 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
             if (p->exclusiveThread() == t && p->enabled(t)) {
                 self(self, std::move(p));
             } else if (p->exclusiveThread() != t) { // the section ended (or the thread stopped in it)
+                noteInputs();
                 SectionRun r;
                 r.choices = choices;
                 AccessUnion accesses(r.accesses);
@@ -147,6 +179,8 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
                 out.blocked = true;
                 // (stopped: a failed assume, decided by what it read; else it waits for another thread)
                 if (p->thread(t).state != exec::ThreadState::Stopped) out.waitsOnThreads = true;
+                if (out.waitsOnThreads) out.inputsKnown = false; // (what it waits for is no value it read)
+                else noteInputs();
                 AccessUnion accesses(out.blockedAccesses);
                 for (const model::Event& ev : events) addExecuted(accesses, ev);
             }
@@ -177,6 +211,7 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
         changed = true;
     }
     site.waitsOnThreads = site.waitsOnThreads || runs.waitsOnThreads; // (restricts reuse only: no restart)
+    site.onlyStores = site.onlyStores && runs.onlyStores && runs.runs.size() == 1 && !runs.blocked; // (probeKey)
     if (runs.blocked && !site.mayBlock) {
         site.mayBlock = true;
         changed = true;
@@ -313,9 +348,102 @@ void QporExplorer::runSpecAt(const SectionRun& r, std::span<UEvent* const> preds
     }
 }
 
+// The key of a section start in probeCache_: what fixes the thread's own state there — its last event and the base
+// causes (its create, the joins it took since) — and the site. Events by id (never reused), so that a pruned event
+// names nothing it did not.
+// A thread all of whose events so far only stored — plain stores, fences, atomic sections whose runs only store —
+// and that took no join since its first event has learned nothing since it was created: its state is fixed by its
+// creation (its first event's base causes) and its position, whichever events of those actions its chain holds. Its
+// key says so, and a start of it is probed once per position rather than once per chain (section_snapshot.c's writer:
+// 300 probes of its 24 sections, one per event of U before its next one).
+const std::vector<uint64_t>& QporExplorer::probeKey(ThreadId t, const model::Event& pending, const UEvent* pt,
+                                                    std::span<UEvent* const> baseCauses) {
+    std::vector<uint64_t>& key = probeKeyScratch_;
+    auto ids = [&](std::span<UEvent* const> events) {
+        for (const UEvent* c : events) key.push_back(c ? c->id + 1 : 0);
+    };
+    const UEvent* first = nullptr;
+    bool learnedNothing = true;
+    for (const UEvent* x = pt; x && learnedNothing; x = x->pt) {
+        first = x;
+        if (x->pt && x->baseCauses != 0) learnedNothing = false; // a join taken before it
+        else if (x->section) {
+            auto site = sections_->find(x->label.loc);
+            learnedNothing = site != sections_->end() && site->second.onlyStores;
+        } else {
+            learnedNothing = x->label.kind == EventKind::Write || x->label.kind == EventKind::Fence;
+        }
+    }
+    if (pt && learnedNothing) {
+        key.assign({t, pending.loc, ~uint64_t(0), pending.indexInThread, first->baseCauses});
+        ids(std::span(first->causes.data(), first->baseCauses));
+    } else {
+        key.assign({t, pending.loc, pt ? pt->id + 1 : 0});
+    }
+    ids(baseCauses);
+    return key;
+}
+
+// The runs probed before from a state where the section's thread was as now and every value they read was what
+// valueAt(addr, size) gives now (nothing when it cannot tell): by induction over the steps of each run, each reads
+// the same values, takes the same branches and outcomes, and so touches, writes and blocks the same.
+template <class ValueAt>
+const QporExplorer::SectionRuns* QporExplorer::cachedSectionRuns(const std::vector<uint64_t>& key, ValueAt valueAt) {
+    auto it = probeCache_.find(key);
+    if (it == probeCache_.end()) return nullptr;
+    std::vector<uint64_t>& values = probeValuesScratch_;
+    for (const ProbeGroup& g : it->second) {
+        values.clear();
+        for (auto [addr, size] : g.reads) {
+            const std::optional<uint64_t> v = valueAt(addr, size);
+            if (!v) break;
+            values.push_back(*v);
+        }
+        if (values.size() != g.reads.size()) continue;
+        if (auto hit = g.byValues.find(values); hit != g.byValues.end()) {
+            ++sectionRunsCached_;
+            return &hit->second;
+        }
+    }
+    return nullptr;
+}
+
+void QporExplorer::keepSectionRuns(const std::vector<uint64_t>& key, const SectionRuns& runs) {
+    // Bounds: past them a start is probed as before (a section whose inputs take very many values).
+    constexpr size_t kGroupsPerStart = 8, kStatesPerGroup = 1024;
+    if (!runs.inputsKnown || runs.error) return;
+    std::vector<ProbeGroup>& groups = probeCache_[key];
+    auto same = [&](const ProbeGroup& g) {
+        return g.reads.size() == runs.inputs.size() &&
+               std::equal(g.reads.begin(), g.reads.end(), runs.inputs.begin(), [](const auto& r, const WordWrite& w) {
+                   return r.first == w.addr && r.second == w.size;
+               });
+    };
+    auto g = std::find_if(groups.begin(), groups.end(), same);
+    if (g == groups.end()) {
+        if (groups.size() == kGroupsPerStart) return;
+        g = groups.emplace(groups.end());
+        for (const WordWrite& w : runs.inputs) g->reads.emplace_back(w.addr, w.size);
+    }
+    if (g->byValues.size() == kStatesPerGroup) return;
+    std::vector<uint64_t> values;
+    for (const WordWrite& w : runs.inputs) values.push_back(w.value);
+    g->byValues.try_emplace(std::move(values), runs);
+}
+
 std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
     std::vector<UEvent*> out;
-    SectionRuns runs = sectionRunsAt(ex_, t);
+    // Its thread's own state is fixed by pt and the base causes eventFor gives it (no join inside: inputsKnown).
+    UEvent* const pt = F_.threadMax(t);
+    std::vector<UEvent*>& base = pendingCausesScratch_;
+    base.clear();
+    if (!pt && t < createOf_.size() && createOf_[t]) base.push_back(createOf_[t]);
+    if (t < joinedSince_.size()) base.insert(base.end(), joinedSince_[t].begin(), joinedSince_[t].end());
+    const std::vector<uint64_t>& key = probeKey(t, ex_.thread(t).pending, pt, base);
+    auto peek = [&](uint64_t addr, uint32_t size) { return ex_.peek(addr, size); };
+    const SectionRuns* cached = cachedSectionRuns(key, peek);
+    SectionRuns runs = cached ? *cached : sectionRunsAt(ex_, t);
+    if (!cached) keepSectionRuns(key, runs);
     if (runs.error) {
         unsupported_ = runs.error;
         return out;
@@ -527,15 +655,38 @@ void QporExplorer::sectionPlacements(const UEvent& like, const EventSpec& spec, 
 }
 
 void QporExplorer::sectionPlacementsAt(const UEvent& like, const EventSpec& spec, std::span<UEvent* const> preds) {
-    ensureScratch();
+    // The values at the history [preds]: each word's latest write there (its tree's maximum) tells them, as for a
+    // compare-exchange (bytesAfter) — where it does not (a copy's, a free's, a segment's), the history is replayed.
+    const std::vector<uint64_t>& key = probeKey(like.thread, like.label, spec.pt,
+                                                std::span(spec.causes.data(), spec.baseCauses));
+    auto valueAt = [&](uint64_t addr, uint32_t size) -> std::optional<uint64_t> {
+        model::Event read;
+        read.addr = addr;
+        read.size = size;
+        uint64_t value = 0;
+        for (uint64_t w = addr & ~uint64_t(model::kWordSize - 1); w < addr + size; w += model::kWordSize) {
+            if (!segments_->perWord(w)) return std::nullopt;
+            if (!bytesAfter(read, w, es_.treeMaxOf(preds, Resource{w, ResKind::Memory}), true, value))
+                return std::nullopt;
+        }
+        return value;
+    };
+    const SectionRuns* cached = cachedSectionRuns(key, valueAt);
     std::vector<std::vector<UEvent*>>& endOf = replayEnds_;
-    if (!replayHistory(preds, *scratch_, &endOf) || like.thread >= scratch_->numThreads() ||
-        !scratch_->inAtomicSection(like.thread) || scratch_->thread(like.thread).pending.kind != like.label.kind) {
-        unsupported_ = "internal: the history of an atomic section could not be replayed";
-        return;
+    SectionRuns probed;
+    if (!cached) {
+        const std::vector<uint64_t> keep = key; // (the scratch key is reused by the replay's look-ups)
+        ensureScratch();
+        if (!replayHistory(preds, *scratch_, &endOf) || like.thread >= scratch_->numThreads() ||
+            !scratch_->inAtomicSection(like.thread) || scratch_->thread(like.thread).pending.kind != like.label.kind) {
+            unsupported_ = "internal: the history of an atomic section could not be replayed";
+            return;
+        }
+        if (!scratch_->enabled(like.thread)) return; // it starts with a lock or join that blocks here: no event
+        probed = sectionRunsAt(*scratch_, like.thread);
+        keepSectionRuns(keep, probed);
     }
-    if (!scratch_->enabled(like.thread)) return; // it starts with a lock or join that blocks here: no event
-    SectionRuns runs = sectionRunsAt(*scratch_, like.thread);
+    const SectionRuns& runs = cached ? *cached : probed;
     if (runs.error) {
         unsupported_ = runs.error;
         return;

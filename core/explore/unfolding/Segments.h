@@ -65,6 +65,13 @@ public:
     // Before the exploration starts over: applies the cuts found to be needed. True when a cut (or a fall-back to
     // words) was applied — knowledge keyed by resources (atomic sections' footprints) is then stale.
     bool restart();
+    // Whether the object addr points into has its known resource per word (an object with no record yet is not
+    // known to: the caller cannot tell which resource a word is then).
+    bool perWord(uint64_t addr) {
+        if (allWords_) return true;
+        const Object* o = find(uint32_t(addr >> 32));
+        return o && o->words;
+    }
     // At the start of every exploration: no segment is used yet.
     void startExploration();
     uint32_t restarts() const { return restarts_; }
