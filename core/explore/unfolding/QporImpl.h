@@ -393,8 +393,10 @@ private:
     const std::vector<uint64_t>& probeKey(ThreadId t, const model::Event& pending, const UEvent* pt,
                                           std::span<UEvent* const> baseCauses);
     template <class ValueAt> const SectionRuns* cachedSectionRuns(const std::vector<uint64_t>& key, ValueAt valueAt);
-    void keepSectionRuns(const std::vector<uint64_t>& key, const SectionRuns& runs);
-    bool observeSite(uint32_t loc, const SectionRuns& runs);
+    // Keeps `runs` (moved in) when their inputs are known; returns where they are now: the kept copy, or `runs`.
+    const SectionRuns& keepSectionRuns(const std::vector<uint64_t>& key, SectionRuns& runs);
+    // `mayBlockToo`: the section starts with an acquire, which blocks where the mutex is busy (as a run that blocks).
+    bool observeSite(uint32_t loc, const SectionRuns& runs, bool mayBlockToo = false);
     uint32_t runChoice(const SectionRuns& runs, const SectionRun& r);
     const std::vector<uint32_t>* runOf(const UEvent* e) const;
     bool sectionPlacedByReplay(const UEvent& like) const;

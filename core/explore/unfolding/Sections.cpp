@@ -197,7 +197,7 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
 
 // Records the runs seen at a section start; false when the site changed after events were made for it (a larger
 // footprint, or several runs where there had been one): the exploration must start over.
-bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
+bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs, bool mayBlockToo) {
     SectionSite& site = (*sections_)[loc];
     bool changed = false;         // placements or events made with the old knowledge may be wrong
     bool accessesChanged = false; // ... only where the site's runs depend on the history (below)
@@ -211,8 +211,9 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs) {
         changed = true;
     }
     site.waitsOnThreads = site.waitsOnThreads || runs.waitsOnThreads; // (restricts reuse only: no restart)
-    site.onlyStores = site.onlyStores && runs.onlyStores && runs.runs.size() == 1 && !runs.blocked; // (probeKey)
-    if (runs.blocked && !site.mayBlock) {
+    const bool blocked = runs.blocked || mayBlockToo;
+    site.onlyStores = site.onlyStores && runs.onlyStores && runs.runs.size() == 1 && !blocked; // (probeKey)
+    if (blocked && !site.mayBlock) {
         site.mayBlock = true;
         changed = true;
     }
@@ -408,10 +409,10 @@ const QporExplorer::SectionRuns* QporExplorer::cachedSectionRuns(const std::vect
     return nullptr;
 }
 
-void QporExplorer::keepSectionRuns(const std::vector<uint64_t>& key, const SectionRuns& runs) {
+const QporExplorer::SectionRuns& QporExplorer::keepSectionRuns(const std::vector<uint64_t>& key, SectionRuns& runs) {
     // Bounds: past them a start is probed as before (a section whose inputs take very many values).
     constexpr size_t kGroupsPerStart = 8, kStatesPerGroup = 1024;
-    if (!runs.inputsKnown || runs.error) return;
+    if (!runs.inputsKnown || runs.error) return runs;
     std::vector<ProbeGroup>& groups = probeCache_[key];
     auto same = [&](const ProbeGroup& g) {
         return g.reads.size() == runs.inputs.size() &&
@@ -421,14 +422,16 @@ void QporExplorer::keepSectionRuns(const std::vector<uint64_t>& key, const Secti
     };
     auto g = std::find_if(groups.begin(), groups.end(), same);
     if (g == groups.end()) {
-        if (groups.size() == kGroupsPerStart) return;
+        if (groups.size() == kGroupsPerStart) return runs;
         g = groups.emplace(groups.end());
         for (const WordWrite& w : runs.inputs) g->reads.emplace_back(w.addr, w.size);
     }
-    if (g->byValues.size() == kStatesPerGroup) return;
+    if (g->byValues.size() == kStatesPerGroup) return runs;
     std::vector<uint64_t> values;
+    values.reserve(runs.inputs.size());
     for (const WordWrite& w : runs.inputs) values.push_back(w.value);
-    g->byValues.try_emplace(std::move(values), runs);
+    auto [it, added] = g->byValues.try_emplace(std::move(values), std::move(runs));
+    return it->second; // (not added: the same values kept already, the same runs)
 }
 
 std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
@@ -442,8 +445,12 @@ std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
     const std::vector<uint64_t>& key = probeKey(t, ex_.thread(t).pending, pt, base);
     auto peek = [&](uint64_t addr, uint32_t size) { return ex_.peek(addr, size); };
     const SectionRuns* cached = cachedSectionRuns(key, peek);
-    SectionRuns runs = cached ? *cached : sectionRunsAt(ex_, t);
-    if (!cached) keepSectionRuns(key, runs);
+    SectionRuns probed;
+    if (!cached) {
+        probed = sectionRunsAt(ex_, t);
+        cached = &keepSectionRuns(key, probed);
+    }
+    const SectionRuns& runs = *cached;
     if (runs.error) {
         unsupported_ = runs.error;
         return out;
@@ -451,8 +458,8 @@ std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
     const model::Event& pending = ex_.thread(t).pending;
     // A section that starts with a lock cannot start at a history where the mutex is held: it may block as well.
     // (One that starts with a join has the joined thread's end among its causes: it can start wherever placed.)
-    if (pending.kind == EventKind::Lock || pending.kind == EventKind::CondWait) runs.blocked = true;
-    if (!observeSite(pending.loc, runs)) return out;
+    const bool startsBlocking = pending.kind == EventKind::Lock || pending.kind == EventKind::CondWait;
+    if (!observeSite(pending.loc, runs, startsBlocking)) return out;
     if (runs.runs.empty()) return out; // every run blocks midway: the section cannot start now
     SectionSite& site = (*sections_)[pending.loc];
     site.used = true;
@@ -684,9 +691,9 @@ void QporExplorer::sectionPlacementsAt(const UEvent& like, const EventSpec& spec
         }
         if (!scratch_->enabled(like.thread)) return; // it starts with a lock or join that blocks here: no event
         probed = sectionRunsAt(*scratch_, like.thread);
-        keepSectionRuns(keep, probed);
+        cached = &keepSectionRuns(keep, probed);
     }
-    const SectionRuns& runs = cached ? *cached : probed;
+    const SectionRuns& runs = *cached;
     if (runs.error) {
         unsupported_ = runs.error;
         return;
