@@ -436,6 +436,31 @@ void QporExplorer::earlierPlacements(UEvent* e) {
     std::vector<std::pair<bool, int>>& entry = placeEntry_;
     marks.assign(accesses, 0);
     entry.assign(accesses, {false, -1});
+    // An action that reads memory and touches nothing else that has another option (a memcpy from a buffer another
+    // thread writes into one only its thread touches, strlen, strcmp): option k of a read is the k-th write up its
+    // word's chain, and a placement P met in this walk whose own earlier placements are made (P->placed) has made
+    // every combination at or above its options on every access — its walk is this one's from there: the same thread
+    // predecessor and base causes, so the same stops, the same single option where this walk has one (that access's
+    // parent is in [pt], nothing of C writes the word later, and no reader of it is left to choose), and the same
+    // check of each combination. Those combinations are skipped, whole subtrees where the levels below are
+    // unconstrained (the counterpart of the single-access walk's stop: each execution of snapshot_memcpy.c placed
+    // its copy at all 17 snapshots again).
+    bool onlyReads = !e->section && !cas;
+    for (size_t j = 0; j < accesses && onlyReads; ++j)
+        onlyReads = e->accesses[j].res.kind() == ResKind::Memory &&
+                    (e->accesses[j].mode == Mode::Read || placeRanges_[j + 1] - placeRanges_[j] == 1);
+    std::vector<uint32_t>& covered = placeCovered_;
+    covered.clear();
+    constexpr size_t kMaxCovered = 64; // placed placements remembered per walk
+    auto isCovered = [&](size_t upTo) { // idx[0..upTo] with any options below: every one made already
+        for (size_t b = 0; b < covered.size(); b += accesses) {
+            bool all = true;
+            for (size_t j = 0; j < accesses && all; ++j)
+                all = j <= upTo ? covered[b + j] <= idx[j] : covered[b + j] == 0;
+            if (all) return true;
+        }
+        return false;
+    };
     size_t i = 0;
     for (;;) {
         const size_t options = placeRanges_[i + 1] - placeRanges_[i];
@@ -443,6 +468,11 @@ void QporExplorer::earlierPlacements(UEvent* e) {
             if (i == 0) return;
             --i;
             anchors.resize(marks[i]);
+            ++idx[i];
+            continue;
+        }
+        if (!covered.empty() && isCovered(i)) {
+            ++placementsCut_;
             ++idx[i];
             continue;
         }
@@ -463,7 +493,11 @@ void QporExplorer::earlierPlacements(UEvent* e) {
                 idx[++i] = 0;
                 continue;
             }
-            if (moved) makeEvent(*e, anchors, {}, choice);
+            if (moved) {
+                const UEvent* p = makeEvent(*e, anchors, {}, choice);
+                if (onlyReads && p && p != e && p->placed && covered.size() < kMaxCovered * accesses)
+                    covered.insert(covered.end(), idx.begin(), idx.end());
+            }
             if (footprintGrew_ || unsupported_) return;
         }
         anchors.resize(marks[i]);

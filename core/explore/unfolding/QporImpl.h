@@ -430,8 +430,8 @@ private:
     std::map<std::vector<uint32_t>, uint32_t> runIds_; // a section run's steps → its number (runOf)
     std::vector<std::vector<uint32_t>> runSteps_;
     std::unique_ptr<exec::Executor> scratch_;          // sectionPlacements' executor
-    // The state every replay starts from — the initial state after the creates (and an exit) main starts with — kept
-    // after the first replay (replayHistory): restoring it costs a copy instead of a reset and a thread per create.
+    // The state every replay starts from — the initial state after the creates (and an exit) main starts with —
+    // kept after the first replay (replayHistory): restoring it costs a copy, not a reset and a thread per create.
     std::unique_ptr<exec::Executor> replayRoot_;
     // The executors a section's runs are probed on (sectionRunsAt, blockedSectionFinals), kept for the next probe: a
     // copy into one reuses its buffers, where a clone allocated the executor, its memory and every thread anew: 4-13 %
@@ -478,6 +478,7 @@ private:
     PlaceEvents placeCombo_, placePreds_;
     std::vector<uint32_t> placeRanges_;
     PlaceIndices placeIdx_, placeMarks_;
+    std::vector<uint32_t> placeCovered_; // earlierPlacements: option vectors of placed placements met, back to back
     std::vector<std::pair<bool, int>> placeEntry_;
     void blockedPlacements(ThreadId t);
     void readsFromNewWrite(UEvent* w);

@@ -97,8 +97,11 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
     };
     // The values this path read from the state it started in (a byte it wrote before is its own): with the same
     // values there, it runs the same. Anything else it does with other threads' objects — a lock, a join, a free, a
-    // copy or a library function's access — leaves the inputs unknown (SectionRuns::inputsKnown).
-    auto noteInputs = [&] {
+    // copy or a library function's access — leaves the inputs unknown (SectionRuns::inputsKnown), and so does a
+    // path stopped by an error or a bound: a read of a freed object fails with no value (it was taken for a read of
+    // 0, and a state where the read succeeds got the failed run: QporSections.AFailedRunThatWritesLessReadsOnly).
+    auto noteInputs = [&](const exec::Executor& end) {
+        if (end.thread(t).state == exec::ThreadState::Stopped && !end.wasCut(t)) out.inputsKnown = false;
         for (const model::Event& ev : events)
             if (ev.kind != EventKind::Write && ev.kind != EventKind::Fence) out.onlyStores = false;
         for (size_t i = 0; i < events.size() && out.inputsKnown; ++i) {
@@ -136,7 +139,7 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
             if (p->exclusiveThread() == t && p->enabled(t)) {
                 self(self, std::move(p));
             } else if (p->exclusiveThread() != t) { // the section ended (or the thread stopped in it)
-                noteInputs();
+                noteInputs(*p);
                 SectionRun r;
                 r.choices = choices;
                 AccessUnion accesses(r.accesses);
@@ -180,7 +183,7 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
                 // (stopped: a failed assume, decided by what it read; else it waits for another thread)
                 if (p->thread(t).state != exec::ThreadState::Stopped) out.waitsOnThreads = true;
                 if (out.waitsOnThreads) out.inputsKnown = false; // (what it waits for is no value it read)
-                else noteInputs();
+                else noteInputs(*p);
                 AccessUnion accesses(out.blockedAccesses);
                 for (const model::Event& ev : events) addExecuted(accesses, ev);
             }
