@@ -416,3 +416,30 @@ TEST(QporSections, TheTimeOfAttemptsStartedOverIsReportedApart) {
     EXPECT_EQ(plain.stats.extra.at("ms_restarted"), 0.0);
     EXPECT_NEAR(phases(plain), plain.stats.elapsedMs, 1e-9 * plain.stats.elapsedMs);
 }
+
+// How a section's runs are learned (DESIGN.md "Learning a section's runs cheaply"), counted by hand.
+// cas_in_section.c -DWINS: each of the three workers' section is a compare-exchange of x expecting 0 (it wins and
+// writes won[id]) in one of two states — x == 0 or x == 1 — and its thread's state is the same wherever it starts
+// (its first event): 3 threads × 2 values = 6 probes; every other start of a section is known by the value of x
+// there (a cached start). The restart is the site's first failed run (the footprint's write of won[id] was every
+// event's until then).
+TEST(QporSections, ARunIsProbedOncePerThreadStateAndValuesRead) {
+    skein::test::Options o = skein::test::withFlag("-DWINS", "qpor");
+    const auto wins = checkSource(skein::test::sourceFile("tests/corpus/svcomp/cas_in_section.c"), o);
+    EXPECT_EQ(wins.stats.executions, 3u);
+    EXPECT_EQ(wins.stats.ssb, 0u);
+    EXPECT_EQ(wins.stats.extra.at("section_runs"), 6.0);
+    EXPECT_GT(wins.stats.extra.at("section_runs_cached"), 0.0);
+    EXPECT_EQ(wins.stats.extra.at("section_restarts"), 1.0);
+    // section_snapshot.c: the writer's 24 sections each store one word and read nothing, so its thread learns
+    // nothing and its state at each section is fixed by the section's position: one probe per position, 24,
+    // whichever of its events (one per place of main's reading section among its writes) comes before. Main's
+    // section reads the twelve words: one probe per snapshot it can see, 25. Its site learns a word per iteration
+    // without starting over (its runs read nothing: each event has its own run's accesses wherever it is).
+    o = skein::test::withAlgorithm("qpor");
+    const auto snapshot = checkSource(skein::test::sourceFile("tests/corpus/svcomp/section_snapshot.c"), o);
+    EXPECT_EQ(snapshot.stats.executions, 25u);
+    EXPECT_EQ(snapshot.stats.ssb, 0u);
+    EXPECT_EQ(snapshot.stats.extra.at("section_runs"), 24.0 + 25.0);
+    EXPECT_EQ(snapshot.stats.extra.at("section_restarts"), 0.0);
+}

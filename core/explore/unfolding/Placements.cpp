@@ -471,7 +471,8 @@ void QporExplorer::earlierPlacements(UEvent* e) {
             ++idx[i];
             continue;
         }
-        if (!covered.empty() && isCovered(i)) {
+        // (Cross-checked: nothing is skipped, and each combination it would skip must make no new event.)
+        if (!crossCheck_ && !covered.empty() && isCovered(i)) {
             ++placementsCut_;
             ++idx[i];
             continue;
@@ -494,7 +495,10 @@ void QporExplorer::earlierPlacements(UEvent* e) {
                 continue;
             }
             if (moved) {
+                const bool wouldCut = crossCheck_ && !covered.empty() && isCovered(i);
+                const uint64_t allocated = es_.allocated();
                 const UEvent* p = makeEvent(*e, anchors, {}, choice);
+                if (wouldCut) crossChecked(readCutChecks_, es_.allocated() == allocated);
                 if (onlyReads && p && p != e && p->placed && covered.size() < kMaxCovered * accesses)
                     covered.insert(covered.end(), idx.begin(), idx.end());
             }

@@ -445,6 +445,7 @@ void QporExplorer::popNode() {
     if (crossCheck_) {
         st.extra["cross_checks_tree_max"] = double(treeMaxChecks_);
         st.extra["cross_checks_own_placement"] = double(ownPlacementChecks_);
+        st.extra["cross_checks_read_cut"] = double(readCutChecks_);
         st.extra["cross_check_failures"] = double(crossCheckFailures_);
     }
 }

@@ -500,7 +500,7 @@ private:
     UEvent* treeMaxChecked(std::span<UEvent* const> events, const Resource& r, UEvent* walked) const;
     // ExploreOptions::qporCrossCheck: a fast path's answers against its slow rule's (treeMaxIn, onlyItsOwnPlacement).
     const bool crossCheck_;
-    mutable uint64_t treeMaxChecks_ = 0, ownPlacementChecks_ = 0, crossCheckFailures_ = 0;
+    mutable uint64_t treeMaxChecks_ = 0, ownPlacementChecks_ = 0, readCutChecks_ = 0, crossCheckFailures_ = 0;
     void crossChecked(uint64_t& checks, bool agrees) const {
         ++checks;
         if (!agrees) ++crossCheckFailures_;
