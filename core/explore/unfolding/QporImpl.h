@@ -390,6 +390,7 @@ private:
     std::vector<uint64_t> probeValuesScratch_;
     std::vector<uint64_t> probeKeyScratch_;
     uint64_t sectionRunsCached_ = 0; // section starts whose runs came from probeCache_
+    size_t probesKept_ = 0;          // ... the probes it holds (keepSectionRuns bounds them)
     const std::vector<uint64_t>& probeKey(ThreadId t, const model::Event& pending, const UEvent* pt,
                                           std::span<UEvent* const> baseCauses);
     template <class ValueAt> const SectionRuns* cachedSectionRuns(const std::vector<uint64_t>& key, ValueAt valueAt);

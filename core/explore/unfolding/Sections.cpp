@@ -413,9 +413,10 @@ const QporExplorer::SectionRuns* QporExplorer::cachedSectionRuns(const std::vect
 }
 
 const QporExplorer::SectionRuns& QporExplorer::keepSectionRuns(const std::vector<uint64_t>& key, SectionRuns& runs) {
-    // Bounds: past them a start is probed as before (a section whose inputs take very many values).
-    constexpr size_t kGroupsPerStart = 8, kStatesPerGroup = 1024;
-    if (!runs.inputsKnown || runs.error) return runs;
+    // Bounds: past them a start is probed as before (a section whose inputs take very many values, or a long
+    // exploration: the cache is not pruned with U, so it holds at most kMaxKept probes in all).
+    constexpr size_t kGroupsPerStart = 8, kStatesPerGroup = 1024, kMaxKept = size_t(1) << 16;
+    if (!runs.inputsKnown || runs.error || probesKept_ == kMaxKept) return runs;
     std::vector<ProbeGroup>& groups = probeCache_[key];
     auto same = [&](const ProbeGroup& g) {
         return g.reads.size() == runs.inputs.size() &&
@@ -434,6 +435,7 @@ const QporExplorer::SectionRuns& QporExplorer::keepSectionRuns(const std::vector
     values.reserve(runs.inputs.size());
     for (const WordWrite& w : runs.inputs) values.push_back(w.value);
     auto [it, added] = g->byValues.try_emplace(std::move(values), std::move(runs));
+    probesKept_ += added;
     return it->second; // (not added: the same values kept already, the same runs)
 }
 
