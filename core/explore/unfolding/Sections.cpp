@@ -441,12 +441,11 @@ const QporExplorer::SectionRuns& QporExplorer::keepSectionRuns(const std::vector
 
 std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
     std::vector<UEvent*> out;
-    // Its thread's own state is fixed by pt and the base causes eventFor gives it (no join inside: inputsKnown).
+    // Its thread's own state is fixed by pt and its pending causes — its create, the joins it took since (no join
+    // inside: inputsKnown). (A waker, where pt is a wait, only makes the key more particular than eventFor's.)
     UEvent* const pt = F_.threadMax(t);
     std::vector<UEvent*>& base = pendingCausesScratch_;
-    base.clear();
-    if (!pt && t < createOf_.size() && createOf_[t]) base.push_back(createOf_[t]);
-    if (t < joinedSince_.size()) base.insert(base.end(), joinedSince_[t].begin(), joinedSince_[t].end());
+    pendingCausesInto(t, pt, base);
     const std::vector<uint64_t>& key = probeKey(t, ex_.thread(t).pending, pt, base);
     auto peek = [&](uint64_t addr, uint32_t size) { return ex_.peek(addr, size); };
     const SectionRuns* cached = cachedSectionRuns(key, peek);
