@@ -46,11 +46,19 @@ void ErrorCollector::countSeen(uint64_t times) {
     seen_.clear();
 }
 
+void ErrorCollector::startOver() {
+    ++execution_; // (every error is met anew)
+    seen_.clear();
+    for (report::ErrorReport& e : errors_) e.occurrences = 0;
+    std::fill(counted_.begin(), counted_.end(), 0);
+}
+
 std::vector<report::ErrorReport> ErrorCollector::take() {
     // Deferred: until here each error shows 1 (what an observer streamed). One met only in runs no count covered
-    // (the exploration stopped before the run that would count it) was still seen once.
-    if (defer_)
-        for (size_t i = 0; i < errors_.size(); ++i) errors_[i].occurrences = std::max<uint64_t>(counted_[i], 1);
+    // (the exploration stopped before the run that would count it) was still seen once, and so was one found before
+    // the exploration started over (startOver) and not met since.
+    for (size_t i = 0; i < errors_.size(); ++i)
+        errors_[i].occurrences = std::max<uint64_t>(defer_ ? counted_[i] : errors_[i].occurrences, 1);
     return std::move(errors_);
 }
 

@@ -103,6 +103,9 @@ public:
     // for n explored executions (or runs that ended blocked) — n occurrences each.
     void deferCounting() { defer_ = true; }
     void countSeen(uint64_t times);
+    // The errors found stay, but their occurrences count again from none: the exploration starts over (qpor's
+    // next attempt), and meets them anew. One it does not meet again (a budget stopped it) keeps one occurrence.
+    void startOver();
     struct CountSeenOnExit { // countSeen(times) at the end of a scope whatever way it is left
         ErrorCollector& errors;
         uint64_t times;

@@ -42,11 +42,11 @@ std::string show(const UEvent* e) {
 } // namespace
 
 QporExplorer::QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK,
-                           Sections& sections, Segments& segments, std::chrono::steady_clock::time_point start,
+                           Carried& carried, std::chrono::steady_clock::time_point start,
                            std::chrono::steady_clock::time_point attemptStart, int sectionRestarts)
-    : prog_(p), opts_(o), obs_(obs), altK_(altK), clock_(o, start), ex_(p, o.exec), es_(std::max(2u, o.skipStep)),
-      F_(std::max(2u, o.skipStep)), errors_(o, obs), sections_(&sections), segments_(&segments),
-      restarts_(sectionRestarts),
+    : prog_(p), opts_(o), obs_(obs), altK_(altK), clock_(o, start), carried_(carried), ex_(carried.ex),
+      es_(std::max(2u, o.skipStep)), F_(std::max(2u, o.skipStep)), errors_(carried.errors),
+      sections_(&carried.sections), segments_(&carried.segments), restarts_(sectionRestarts),
       restartedMs_(std::chrono::duration<double, std::milli>(attemptStart - start).count()), phase_(attemptStart),
       pruneThreshold_(o.qporPruneThreshold), crossCheck_(o.qporCrossCheck) {
     // A small exploration's buffers in one allocation each rather than grown by doubling from one element: on an
@@ -453,7 +453,8 @@ void QporExplorer::popNode() {
 report::CheckResult QporExplorer::run() {
     report::Stats& st = result_.stats;
     result_.algorithm = "qpor";
-    resetExecution(/*executorFresh=*/true); // ex_ was just built, at the program's initial state
+    resetExecution(/*executorFresh=*/!carried_.exUsed); // (the first attempt's ex_ is at the initial state)
+    carried_.exUsed = true;
     st.events += rootSteps_.size();
     stack_.push();
     uint32_t sinceCheck = 0;
@@ -544,28 +545,37 @@ report::CheckResult QporExplorer::run() {
     st.finalStates = finals_.size();
     // An attempt that is started over is thrown away: its counters (a few dozen map insertions, ~18 k instructions,
     // a twentieth of a small exploration with restarts) are made only if explore() keeps it (addCounters).
-    if (!footprintGrew_) reportCounters(st);
-    result_.errors = errors_.take();
+    if (!footprintGrew_) {
+        reportCounters(st);
+        result_.errors = errors_.take();
+    }
     result_.verdict = report::computeVerdict(result_);
-    return std::move(result_); // run() is called once: the errors and their traces need not be copied
+    return std::move(result_);
 }
 
 report::CheckResult explore(const program::Program& p, const ExploreOptions& opts, Observer* obs) {
     auto k = parseAltMode(opts.alt);
-    QporExplorer::Sections sections;
-    Segments segments(opts.qporSegments);
     // Each restart follows a section whose footprint grew or that showed several runs (Sections.cpp): at most
     // twice per resource a section can touch, in practice once or twice. Restarts after a segment cut (Segments.h)
     // are bounded there, and not counted here.
     constexpr int kMaxRestarts = 64;
     const auto start = std::chrono::steady_clock::now();
+    QporExplorer::Carried carried(p, opts, obs);
+    Segments& segments = carried.segments;
     for (int sectionRestarts = 0, attempt = 0;; ++attempt) {
         // The attempts before this one were started over (their teardown too): their time is ms_restarted.
         const auto attemptStart = attempt == 0 ? start : std::chrono::steady_clock::now();
         segments.startExploration();
-        QporExplorer x(p, opts, obs, k.value_or(0), sections, segments, start, attemptStart, sectionRestarts);
+        carried.errors.startOver(); // each error counts the executions of the attempt kept that meet it
+        QporExplorer x(p, opts, obs, k.value_or(0), carried, start, attemptStart, sectionRestarts);
         report::CheckResult r = x.run();
         r.algorithm = "qpor";
+        // An attempt kept although a site learned more: run() left its counters and errors out.
+        auto keep = [&](report::CheckResult& kept) {
+            x.addCounters(kept);
+            kept.errors = carried.errors.take();
+            kept.verdict = report::computeVerdict(kept);
+        };
         // An attempt the budget, a cancellation or the error limit stopped is the answer, partial as it is: starting
         // over would find less in what is left (the budget covers every attempt).
         RunClock clock(opts, start);
@@ -573,21 +583,20 @@ report::CheckResult explore(const program::Program& p, const ExploreOptions& opt
         if (spent) { // no time left to start over in: this attempt's errors, bounded
             r.bounds.push_back({opts.cancelled && opts.cancelled() ? "cancelled" : "time budget reached (--time-limit)"});
             r.stoppedEarly = true;
-            r.verdict = report::computeVerdict(r);
         }
         if (!x.footprintGrew()) return r; // (the segments' counters: reportCounters)
-        if (r.stoppedEarly) {             // kept although a site learned more: run() left its counters out
-            x.addCounters(r);
+        if (r.stoppedEarly) {
+            keep(r);
             return r;
         }
         if (segments.restart()) {
-            sections.clear(); // their footprints name resources that are now cut
+            carried.sections.clear(); // their footprints name resources that are now cut
             continue;
         }
         if (sectionRestarts++ == kMaxRestarts) {
-            x.addCounters(r);
             r.explorerLimit = "the footprints of the atomic sections kept growing";
             r.bounds.push_back({"qpor: " + *r.explorerLimit});
+            keep(r);
             return r;
         }
     }

@@ -104,13 +104,17 @@ public:
         bool used = false;             // events were made with what is known
     };
     using Sections = std::map<uint32_t, SectionSite>;
-    // `segments`: the memory resources' granularity learned so far (it outlives one run, as `sections` does).
+    // What outlives one attempt (explore() starts over when a section or a segment learned more): defined below.
+    struct Carried;
+    // `carried`: what the attempts before this one learned and built (sections, segments, errors, executors).
     // `start`: when the first attempt began (explore() starts over after a restart; time and budget cover all).
     // `attemptStart`: when this attempt began — the time before it went to attempts that were started over.
     // `sectionRestarts`: how many attempts before this one a section's footprint ended (for the counters).
-    QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK, Sections& sections,
-                 Segments& segments, std::chrono::steady_clock::time_point start,
-                 std::chrono::steady_clock::time_point attemptStart, int sectionRestarts = 0);
+    QporExplorer(const program::Program& p, const ExploreOptions& o, Observer* obs, int altK, Carried& carried,
+                 std::chrono::steady_clock::time_point start, std::chrono::steady_clock::time_point attemptStart,
+                 int sectionRestarts = 0);
+    // The errors are left in the Carried collector when the attempt is to be started over (footprintGrew()):
+    // explore() takes them from there if it keeps the attempt after all.
     report::CheckResult run();
     // What is known of a section changed after events were made with it, or an access cut a segment already used
     // (Segments.h): run() stopped; start over.
@@ -202,23 +206,54 @@ private:
         std::vector<uint32_t> dNodes_;
     };
 
+    // An executor state and the explorer's per-thread bookkeeping at it (snapshots_, the root's state).
+    struct Snapshot {
+        std::unique_ptr<exec::Executor> ex;
+        ThreadEvents createOf, wakers;
+        std::vector<std::vector<UEvent*>> joinedSince;
+        bool valid = false;
+    };
+    // What explore()'s attempts share. What the sites and segments learned is why an attempt is started over. The errors
+    // found are each a real execution's (the executor's, whatever the unfolding knew), so they stay found: the next
+    // attempt meets them again without building their counterexamples anew (a few thousand instructions each, a
+    // sixth of a small racy exploration with a restart: bench/README.md, thirty-ninth session) and without streaming
+    // them to the observer twice. The executors keep their buffers (and one lineage of thread ids: the probes', the
+    // scratch executor's and the root state's ids are the main executor's); the root state holds no event.
+public:
+    struct Carried {
+        Carried(const program::Program& p, const ExploreOptions& o, Observer* obs)
+            : segments(o.qporSegments), errors(o, obs), ex(p, o.exec) {}
+        Sections sections;
+        Segments segments;
+        ErrorCollector errors;
+        exec::Executor ex;
+        bool exUsed = false; // an attempt ran ex from its initial state (the next one resets it)
+        std::vector<std::unique_ptr<exec::Executor>> probes;
+        std::unique_ptr<exec::Executor> scratch, replayRoot;
+        Snapshot root;
+        StepList rootSteps;
+        bool rootStepsRun = false;
+    };
+
+private:
     const program::Program& prog_;
     const ExploreOptions& opts_;
     Observer* obs_;
     int altK_; // -1 sdpor, 0 optimal, k
     // First, so that the timed exploration includes setting up the executor and U, as dfs's does.
     RunClock clock_;
-    exec::Executor ex_;
+    Carried& carried_;
+    exec::Executor& ex_; // carried_.ex
     EventStructure es_;
     Frontier F_;
     NodeStack stack_;
-    ErrorCollector errors_;
+    ErrorCollector& errors_; // carried_.errors
     IncrementalRaces races_; // rolled back to the prefix shared with the last maximal configuration
     report::CheckResult result_;
     RunLog runs_;
     bool stop_ = false;
-    Sections* sections_;
-    Segments* segments_;
+    Sections* sections_; // carried_.sections
+    Segments* segments_; // carried_.segments
     mutable bool footprintGrew_ = false; // also set by accessesInto (a segment cut)
     int restarts_ = 0;
     double restartedMs_ = 0; // the attempts before this one (started over: a section learned more, a segment was cut)
@@ -253,7 +288,7 @@ private:
     std::vector<std::vector<UEvent*>> joinedSince_;
     void autoSteps(StepList& steps, UEvent* after);
     void autoStep(ThreadId t, UEvent* after);
-    StepList rootSteps_;              // the auto steps at the root (autoSteps), before the first node's event
+    StepList& rootSteps_ = carried_.rootSteps; // the auto steps at the root (autoSteps), before the first node's event
     void noteJoin(ThreadId t, ThreadId joined);
     // Appends to `out` (no duplicates) the maximal events of thread c's history as it is now: its last event (its
     // create's place when it has none) and the joins it took since — what a join of c follows.
@@ -270,19 +305,13 @@ private:
     // 6 taken, none restored, 15 steps replayed; waiting saves 2.5 % of its instructions, costs lockcnt 0.4 %).
     static constexpr size_t kSnapshotEvery = 8, kMaxSnapshots = 64, kSnapshotBytes = size_t(64) << 20,
                             kReplayedBeforeSnapshots = 64;
-    struct Snapshot {
-        std::unique_ptr<exec::Executor> ex;
-        ThreadEvents createOf, wakers;
-        std::vector<std::vector<UEvent*>> joinedSince;
-        bool valid = false;
-    };
     std::vector<Snapshot> snapshots_;
     // The state after the root's auto steps, when there are any (main's first creates): a reset then copies it
     // instead of running main to them again and creating each thread (lastwriter: six creates per replay). Taken
     // at the second reset, not the first: an exploration of one execution never restores it, and the copy was 2 %
     // of semaphore_buffer's (bench/README.md, thirtieth session).
-    Snapshot rootSnapshot_;
-    bool rootStepsRun_ = false; // a reset ran the root's auto steps already
+    Snapshot& rootSnapshot_ = carried_.root; // (it holds no event: the root has none)
+    bool& rootStepsRun_ = carried_.rootStepsRun; // a reset ran the root's auto steps already
     uint64_t placementsReused_ = 0; // executed events whose earlier placements were already in U (UEvent::placed)
     uint64_t snapshotsTaken_ = 0, snapshotsRestored_ = 0, replayedSteps_ = 0;
     void maybeSnapshot();
@@ -430,14 +459,14 @@ private:
     bool hasRunAccessSites_ = false;    // some site's events have their runs' accesses (the walk above is needed)
     std::map<std::vector<uint32_t>, uint32_t> runIds_; // a section run's steps → its number (runOf)
     std::vector<std::vector<uint32_t>> runSteps_;
-    std::unique_ptr<exec::Executor> scratch_;          // sectionPlacements' executor
+    std::unique_ptr<exec::Executor>& scratch_ = carried_.scratch; // sectionPlacements' executor
     // The state every replay starts from — the initial state after the creates (and an exit) main starts with —
     // kept after the first replay (replayHistory): restoring it costs a copy, not a reset and a thread per create.
-    std::unique_ptr<exec::Executor> replayRoot_;
+    std::unique_ptr<exec::Executor>& replayRoot_ = carried_.replayRoot;
     // The executors a section's runs are probed on (sectionRunsAt, blockedSectionFinals), kept for the next probe: a
     // copy into one reuses its buffers, where a clone allocated the executor, its memory and every thread anew: 4-13 %
     // of qpor's time on the corpus's small section programs (bench/README.md, thirty-seventh session).
-    std::vector<std::unique_ptr<exec::Executor>> probes_;
+    std::vector<std::unique_ptr<exec::Executor>>& probes_ = carried_.probes;
     std::unique_ptr<exec::Executor> probeOf(const exec::Executor& from) {
         if (probes_.empty()) return from.clone();
         std::unique_ptr<exec::Executor> p = std::move(probes_.back());
