@@ -90,6 +90,13 @@ bool Executor::inAtomicSection(ThreadId t) const { return threads_[t]->atomicDep
 
 bool Executor::joinable(ThreadId t) const { return threads_[t]->finished && !threads_[t]->endedProgram; }
 
+std::optional<uint64_t> Executor::joinResult(ThreadId t) const {
+    if (t >= threads_.size()) return std::nullopt;
+    const Thread& th = *threads_[t];
+    if (th.absent || th.joined || th.detached || !joinable(t)) return std::nullopt;
+    return th.retval;
+}
+
 uint32_t Executor::atomicSectionId(ThreadId t) const {
     return threads_[t]->atomicDepth > 0 ? threads_[t]->sectionsEntered : 0;
 }

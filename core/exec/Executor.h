@@ -98,6 +98,9 @@ public:
     // A join of t can return: t has finished, not by ending the program (exit(), main's return), which nothing may
     // observe — a join of such a thread blocks for good.
     bool joinable(ThreadId t) const;
+    // What a join of t returns when it completes here without error — t joinable, neither joined nor detached
+    // yet: its return value; nullopt where such a join would block or fail.
+    std::optional<uint64_t> joinResult(ThreadId t) const;
     // 0 when thread t's pending event is outside an atomic section; else a number naming the section (equal for
     // the events of one section, different for two sections of the thread, even back to back).
     uint32_t atomicSectionId(ThreadId t) const;

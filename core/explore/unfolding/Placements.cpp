@@ -444,8 +444,11 @@ void QporExplorer::earlierPlacements(UEvent* e) {
     // parent is in [pt], nothing of C writes the word later, and no reader of it is left to choose), and the same
     // check of each combination. Those combinations are skipped, whole subtrees where the levels below are
     // unconstrained (the counterpart of the single-access walk's stop: each execution of snapshot_memcpy.c placed
-    // its copy at all 17 snapshots again).
-    bool onlyReads = !e->section && !cas;
+    // its copy at all 17 snapshots again). An atomic section's event is such an action too when it is placed as a
+    // plain event (its site's runs are the same at every history: not sectionPlacedByReplay) — main's section of
+    // twelve reads in section_snapshot.c; one placed by replay has its own runs at each history (and makeEvent
+    // returns no event of it).
+    bool onlyReads = !cas && (!e->section || !sectionPlacedByReplay(*e));
     for (size_t j = 0; j < accesses && onlyReads; ++j)
         onlyReads = e->accesses[j].res.kind() == ResKind::Memory &&
                     (e->accesses[j].mode == Mode::Read || placeRanges_[j + 1] - placeRanges_[j] == 1);

@@ -96,8 +96,10 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
         }
     };
     // The values this path read from the state it started in (a byte it wrote before is its own): with the same
-    // values there, it runs the same. Anything else it does with other threads' objects — a lock, a join, a free, a
-    // copy or a library function's access — leaves the inputs unknown (SectionRuns::inputsKnown), and so does a
+    // values there, it runs the same. A join that completed is an input too (size 0, the joined thread's id): it
+    // completes wherever that thread can be joined, with the same return value (Executor::joinResult). Anything
+    // else it does with other threads' objects — a lock, a free, a copy or a library function's access — leaves
+    // the inputs unknown (SectionRuns::inputsKnown), and so does a
     // path stopped by an error or a bound: a read of a freed object fails with no value (it was taken for a read of
     // 0, and a state where the read succeeds got the failed run: QporSections.AFailedRunThatWritesLessReadsOnly).
     auto noteInputs = [&](const exec::Executor& end) {
@@ -107,6 +109,15 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
         for (size_t i = 0; i < events.size() && out.inputsKnown; ++i) {
             const model::Event& ev = events[i];
             if (ev.kind == EventKind::Write || ev.kind == EventKind::Nondet || ev.kind == EventKind::Fence) continue;
+            if (ev.kind == EventKind::ThreadJoin) { // (the thread it joins ran before: nothing else ran since)
+                const std::optional<uint64_t> result = from.joinResult(ThreadId(ev.value));
+                if (!result) {
+                    out.inputsKnown = false;
+                    break;
+                }
+                out.inputs.push_back({ev.value, 0, *result});
+                continue;
+            }
             if ((ev.kind != EventKind::Read && ev.kind != EventKind::Rmw) || ev.builtin || ev.size2 || ev.size == 0 ||
                 ev.size > 8) {
                 out.inputsKnown = false;
@@ -441,13 +452,16 @@ const QporExplorer::SectionRuns& QporExplorer::keepSectionRuns(const std::vector
 
 std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
     std::vector<UEvent*> out;
-    // Its thread's own state is fixed by pt and its pending causes — its create, the joins it took since (no join
-    // inside: inputsKnown). (A waker, where pt is a wait, only makes the key more particular than eventFor's.)
+    // Its thread's own state is fixed by pt and its pending causes — its create, the joins it took since (a join
+    // inside is an input: its result). (A waker, where pt is a wait, only makes the key more particular than
+    // eventFor's.)
     UEvent* const pt = F_.threadMax(t);
     std::vector<UEvent*>& base = pendingCausesScratch_;
     pendingCausesInto(t, pt, base);
     const std::vector<uint64_t>& key = probeKey(t, ex_.thread(t).pending, pt, base);
-    auto peek = [&](uint64_t addr, uint32_t size) { return ex_.peek(addr, size); };
+    auto peek = [&](uint64_t addr, uint32_t size) {
+        return size ? ex_.peek(addr, size) : ex_.joinResult(ThreadId(addr)); // (size 0: a join's input)
+    };
     const SectionRuns* cached = cachedSectionRuns(key, peek);
     SectionRuns probed;
     if (!cached) {
@@ -671,6 +685,7 @@ void QporExplorer::sectionPlacementsAt(const UEvent& like, const EventSpec& spec
     const std::vector<uint64_t>& key = probeKey(like.thread, like.label, spec.pt,
                                                 std::span(spec.causes.data(), spec.baseCauses));
     auto valueAt = [&](uint64_t addr, uint32_t size) -> std::optional<uint64_t> {
+        if (size == 0) return std::nullopt; // a join's input: whether it completes here is the replay's to say
         model::Event read;
         read.addr = addr;
         read.size = size;
