@@ -270,6 +270,7 @@ const EnabledList& QporExplorer::enabledEvents(size_t depth) {
         return en;
     }
     en.clear();
+    lookaheadRuns_.clear(); // (another C's)
     bool sections = false; // an atomic section's events and placements are learned as the exploration goes
     if (ex_.exclusiveThread() != model::kNoThread) {
         // Sections are executed whole (execute()); C never ends inside one.

@@ -440,6 +440,7 @@ void QporExplorer::popNode() {
     st.extra["section_restarts"] = restarts_;
     st.extra["section_runs"] = double(sectionRuns_); // runs of atomic sections executed to learn their events
     st.extra["section_runs_cached"] = double(sectionRunsCached_); // section starts whose runs were known already
+    st.extra["section_lookaheads"] = double(sectionLookaheads_); // probes after another thread's next action
     st.extra["segment_restarts"] = segments_->restarts(); // of the attempts so far: this one is the last
     st.extra["segmented_objects"] = double(segments_->segmentedObjects());
     if (crossCheck_) {

@@ -102,6 +102,7 @@ public:
         // from it, so the thread's state after it is fixed by its position (probeKey).
         bool onlyStores = true;
         bool used = false;             // events were made with what is known
+        bool lookedAhead = false;      // lookAheadOfSite ran for it (once per explore(): sites outlive attempts)
     };
     using Sections = std::map<uint32_t, SectionSite>;
     // What outlives one attempt (explore() starts over when a section or a segment learned more): defined below.
@@ -213,12 +214,12 @@ private:
         std::vector<std::vector<UEvent*>> joinedSince;
         bool valid = false;
     };
-    // What explore()'s attempts share. What the sites and segments learned is why an attempt is started over. The errors
-    // found are each a real execution's (the executor's, whatever the unfolding knew), so they stay found: the next
-    // attempt meets them again without building their counterexamples anew (a few thousand instructions each, a
-    // sixth of a small racy exploration with a restart: bench/README.md, thirty-ninth session) and without streaming
-    // them to the observer twice. The executors keep their buffers (and one lineage of thread ids: the probes', the
-    // scratch executor's and the root state's ids are the main executor's); the root state holds no event.
+    // What explore()'s attempts share. What the sites and segments learned is why an attempt is started over. The
+    // errors found are each a real execution's (the executor's, whatever the unfolding knew), so they stay found: the
+    // next attempt meets them again without building their counterexamples anew (about 10,000 instructions each on a
+    // small racy program: bench/README.md, thirty-ninth session) and without streaming them to the observer twice.
+    // The executors keep their buffers (and one lineage of thread ids: the probes', the scratch executor's and the
+    // root state's ids are the main executor's); the root state holds no event.
 public:
     struct Carried {
         Carried(const program::Program& p, const ExploreOptions& o, Observer* obs)
@@ -423,10 +424,18 @@ private:
     const std::vector<uint64_t>& probeKey(ThreadId t, const model::Event& pending, const UEvent* pt,
                                           std::span<UEvent* const> baseCauses);
     template <class ValueAt> const SectionRuns* cachedSectionRuns(const std::vector<uint64_t>& key, ValueAt valueAt);
+    const SectionRuns& sectionRunsIn(const exec::Executor& at, ThreadId t, SectionRuns& probed);
     // Keeps `runs` (moved in) when their inputs are known; returns where they are now: the kept copy, or `runs`.
     const SectionRuns& keepSectionRuns(const std::vector<uint64_t>& key, SectionRuns& runs);
     // `mayBlockToo`: the section starts with an acquire, which blocks where the mutex is busy (as a run that blocks).
     bool observeSite(uint32_t loc, const SectionRuns& runs, bool mayBlockToo = false);
+    // A site's first start (SectionProbes.cpp): its section also probed after each other thread's next action that
+    // writes or locks what its runs touched, before any event is made with what it knows. False: start over.
+    bool lookAheadOfSite(ThreadId t, bool mayBlockToo);
+    uint64_t sectionLookaheads_ = 0; // section_lookaheads: the probes lookAheadOfSite made
+    // lookAheadOfSite's probes at C of other threads at the same site whose runs were not kept (inputs unknown):
+    // en(C) takes them (sectionRunsIn) rather than probing again. Cleared when en(C) is made anew.
+    std::vector<std::pair<ThreadId, SectionRuns>> lookaheadRuns_;
     uint32_t runChoice(const SectionRuns& runs, const SectionRun& r);
     const std::vector<uint32_t>* runOf(const UEvent* e) const;
     bool sectionPlacedByReplay(const UEvent& like) const;

@@ -363,42 +363,6 @@ void QporExplorer::runSpecAt(const SectionRun& r, std::span<UEvent* const> preds
     }
 }
 
-// The key of a section start in probeCache_: what fixes the thread's own state there — its last event and the base
-// causes (its create, the joins it took since) — and the site. Events by id (never reused), so that a pruned event
-// names nothing it did not.
-// A thread all of whose events so far only stored — plain stores, fences, atomic sections whose runs only store —
-// and that took no join since its first event has learned nothing since it was created: its state is fixed by its
-// creation (its first event's base causes) and its position, whichever events of those actions its chain holds. Its
-// key says so, and a start of it is probed once per position rather than once per chain (section_snapshot.c's writer:
-// 300 probes of its 24 sections, one per event of U before its next one).
-const std::vector<uint64_t>& QporExplorer::probeKey(ThreadId t, const model::Event& pending, const UEvent* pt,
-                                                    std::span<UEvent* const> baseCauses) {
-    std::vector<uint64_t>& key = probeKeyScratch_;
-    auto ids = [&](std::span<UEvent* const> events) {
-        for (const UEvent* c : events) key.push_back(c ? c->id + 1 : 0);
-    };
-    const UEvent* first = nullptr;
-    bool learnedNothing = true;
-    for (const UEvent* x = pt; x && learnedNothing; x = x->pt) {
-        first = x;
-        if (x->pt && x->baseCauses != 0) learnedNothing = false; // a join taken before it
-        else if (x->section) {
-            auto site = sections_->find(x->label.loc);
-            learnedNothing = site != sections_->end() && site->second.onlyStores;
-        } else {
-            learnedNothing = x->label.kind == EventKind::Write || x->label.kind == EventKind::Fence;
-        }
-    }
-    if (pt && learnedNothing) {
-        key.assign({t, pending.loc, ~uint64_t(0), pending.indexInThread, first->baseCauses});
-        ids(std::span(first->causes.data(), first->baseCauses));
-    } else {
-        key.assign({t, pending.loc, pt ? pt->id + 1 : 0});
-    }
-    ids(baseCauses);
-    return key;
-}
-
 // The runs probed before from a state where the section's thread was as now and every value they read was what
 // valueAt(addr, size) gives now (nothing when it cannot tell): by induction over the steps of each run, each reads
 // the same values, takes the same branches and outcomes, and so touches, writes and blocks the same.
@@ -423,35 +387,11 @@ const QporExplorer::SectionRuns* QporExplorer::cachedSectionRuns(const std::vect
     return nullptr;
 }
 
-const QporExplorer::SectionRuns& QporExplorer::keepSectionRuns(const std::vector<uint64_t>& key, SectionRuns& runs) {
-    // Bounds: past them a start is probed as before (a section whose inputs take very many values, or a long
-    // exploration: the cache is not pruned with U, so it holds at most kMaxKept probes in all).
-    constexpr size_t kGroupsPerStart = 8, kStatesPerGroup = 1024, kMaxKept = size_t(1) << 16;
-    if (!runs.inputsKnown || runs.error || probesKept_ == kMaxKept) return runs;
-    std::vector<ProbeGroup>& groups = probeCache_[key];
-    auto same = [&](const ProbeGroup& g) {
-        return g.reads.size() == runs.inputs.size() &&
-               std::equal(g.reads.begin(), g.reads.end(), runs.inputs.begin(), [](const auto& r, const WordWrite& w) {
-                   return r.first == w.addr && r.second == w.size;
-               });
-    };
-    auto g = std::find_if(groups.begin(), groups.end(), same);
-    if (g == groups.end()) {
-        if (groups.size() == kGroupsPerStart) return runs;
-        g = groups.emplace(groups.end());
-        for (const WordWrite& w : runs.inputs) g->reads.emplace_back(w.addr, w.size);
-    }
-    if (g->byValues.size() == kStatesPerGroup) return runs;
-    std::vector<uint64_t> values;
-    values.reserve(runs.inputs.size());
-    for (const WordWrite& w : runs.inputs) values.push_back(w.value);
-    auto [it, added] = g->byValues.try_emplace(std::move(values), std::move(runs));
-    probesKept_ += added;
-    return it->second; // (not added: the same values kept already, the same runs)
-}
-
-std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
-    std::vector<UEvent*> out;
+// Thread t's section starting in `at` — C's state, or one where other threads went on from C (lookAheadOfSite),
+// where t's own state is still C's: its runs kept from an earlier probe (probeCache_), or probed now into `probed`
+// (and kept when their inputs are known).
+const QporExplorer::SectionRuns& QporExplorer::sectionRunsIn(const exec::Executor& at, ThreadId t,
+                                                             SectionRuns& probed) {
     // Its thread's own state is fixed by pt and its pending causes — its create, the joins it took since (a join
     // inside is an input: its result). (A waker, where pt is a wait, only makes the key more particular than
     // eventFor's.)
@@ -460,15 +400,24 @@ std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
     pendingCausesInto(t, pt, base);
     const std::vector<uint64_t>& key = probeKey(t, ex_.thread(t).pending, pt, base);
     auto peek = [&](uint64_t addr, uint32_t size) {
-        return size ? ex_.peek(addr, size) : ex_.joinResult(ThreadId(addr)); // (size 0: a join's input)
+        return size ? at.peek(addr, size) : at.joinResult(ThreadId(addr)); // (size 0: a join's input)
     };
-    const SectionRuns* cached = cachedSectionRuns(key, peek);
+    if (const SectionRuns* cached = cachedSectionRuns(key, peek)) return *cached;
+    if (&at == &ex_)
+        for (auto& [u, runs] : lookaheadRuns_)
+            if (u == t) { // probed at this C already (lookAheadOfSite), not kept
+                probed = std::move(runs);
+                u = model::kNoThread;
+                return probed;
+            }
+    probed = sectionRunsAt(at, t);
+    return keepSectionRuns(key, probed);
+}
+
+std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
+    std::vector<UEvent*> out;
     SectionRuns probed;
-    if (!cached) {
-        probed = sectionRunsAt(ex_, t);
-        cached = &keepSectionRuns(key, probed);
-    }
-    const SectionRuns& runs = *cached;
+    const SectionRuns& runs = sectionRunsIn(ex_, t, probed);
     if (runs.error) {
         unsupported_ = runs.error;
         return out;
@@ -478,6 +427,7 @@ std::vector<UEvent*> QporExplorer::atomicSectionEvents(ThreadId t) {
     // (One that starts with a join has the joined thread's end among its causes: it can start wherever placed.)
     const bool startsBlocking = pending.kind == EventKind::Lock || pending.kind == EventKind::CondWait;
     if (!observeSite(pending.loc, runs, startsBlocking)) return out;
+    if (!lookAheadOfSite(t, startsBlocking)) return out;
     if (runs.runs.empty()) return out; // every run blocks midway: the section cannot start now
     SectionSite& site = (*sections_)[pending.loc];
     site.used = true;

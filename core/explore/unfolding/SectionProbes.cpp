@@ -1,0 +1,157 @@
+// Learning what an SV-COMP atomic section does without running it at every start (DESIGN.md "Learning a section's
+// runs cheaply"): the key under which a start's runs are kept (probeKey), their keeping (keepSectionRuns; the
+// look-up, cachedSectionRuns, is a template beside its callers in Sections.cpp), and the look ahead at a site's
+// first start (lookAheadOfSite).
+#include <algorithm>
+
+#include "core/explore/unfolding/QporImpl.h"
+
+namespace skein::explore::unfolding {
+
+using model::EventKind;
+
+// The key of a section start in probeCache_: what fixes the thread's own state there — its last event and the base
+// causes (its create, the joins it took since) — and the site. Events by id (never reused), so that a pruned event
+// names nothing it did not.
+// A thread all of whose events so far only stored — plain stores, fences, atomic sections whose runs only store —
+// and that took no join since its first event has learned nothing since it was created: its state is fixed by its
+// creation (its first event's base causes) and its position, whichever events of those actions its chain holds. Its
+// key says so, and a start of it is probed once per position rather than once per chain (section_snapshot.c's writer:
+// 300 probes of its 24 sections, one per event of U before its next one).
+const std::vector<uint64_t>& QporExplorer::probeKey(ThreadId t, const model::Event& pending, const UEvent* pt,
+                                                    std::span<UEvent* const> baseCauses) {
+    std::vector<uint64_t>& key = probeKeyScratch_;
+    auto ids = [&](std::span<UEvent* const> events) {
+        for (const UEvent* c : events) key.push_back(c ? c->id + 1 : 0);
+    };
+    const UEvent* first = nullptr;
+    bool learnedNothing = true;
+    for (const UEvent* x = pt; x && learnedNothing; x = x->pt) {
+        first = x;
+        if (x->pt && x->baseCauses != 0) learnedNothing = false; // a join taken before it
+        else if (x->section) {
+            auto site = sections_->find(x->label.loc);
+            learnedNothing = site != sections_->end() && site->second.onlyStores;
+        } else {
+            learnedNothing = x->label.kind == EventKind::Write || x->label.kind == EventKind::Fence;
+        }
+    }
+    if (pt && learnedNothing) {
+        key.assign({t, pending.loc, ~uint64_t(0), pending.indexInThread, first->baseCauses});
+        ids(std::span(first->causes.data(), first->baseCauses));
+    } else {
+        key.assign({t, pending.loc, pt ? pt->id + 1 : 0});
+    }
+    ids(baseCauses);
+    return key;
+}
+
+const QporExplorer::SectionRuns& QporExplorer::keepSectionRuns(const std::vector<uint64_t>& key, SectionRuns& runs) {
+    // Bounds: past them a start is probed as before (a section whose inputs take very many values, or a long
+    // exploration: the cache is not pruned with U, so it holds at most kMaxKept probes in all).
+    constexpr size_t kGroupsPerStart = 8, kStatesPerGroup = 1024, kMaxKept = size_t(1) << 16;
+    if (!runs.inputsKnown || runs.error || probesKept_ == kMaxKept) return runs;
+    std::vector<ProbeGroup>& groups = probeCache_[key];
+    auto same = [&](const ProbeGroup& g) {
+        return g.reads.size() == runs.inputs.size() &&
+               std::equal(g.reads.begin(), g.reads.end(), runs.inputs.begin(), [](const auto& r, const WordWrite& w) {
+                   return r.first == w.addr && r.second == w.size;
+               });
+    };
+    auto g = std::find_if(groups.begin(), groups.end(), same);
+    if (g == groups.end()) {
+        if (groups.size() == kGroupsPerStart) return runs;
+        g = groups.emplace(groups.end());
+        for (const WordWrite& w : runs.inputs) g->reads.emplace_back(w.addr, w.size);
+    }
+    if (g->byValues.size() == kStatesPerGroup) return runs;
+    std::vector<uint64_t> values;
+    values.reserve(runs.inputs.size());
+    for (const WordWrite& w : runs.inputs) values.push_back(w.value);
+    auto [it, added] = g->byValues.try_emplace(std::move(values), std::move(runs));
+    probesKept_ += added;
+    return it->second; // (not added: the same values kept already, the same runs)
+}
+
+// What a site learns after events were made with what it knew starts the exploration over (observeSite): a section
+// that reads `x` and writes `z` at the root, and `y` once another thread has written x, threw away the attempt that
+// placed it as a writer of z at every history — 20–45 % of the time of the small programs that restart. At the
+// site's first start, before any event is made for it, the section is therefore also run where the other threads'
+// next actions leave it: for each enabled thread u whose next action writes a word the runs touched, or takes one of
+// their mutexes — a store, a read-modify-write, or an atomic section whose site's footprint does so (a site not
+// known yet is not run: that cost more than it saved, free_race_in_section.c) — that action is taken on a copy of
+// the executor (a section to its end) and the section probed there. That state is reachable, so what its runs show
+// is what a later start would show (the exploration reaches every start of the section whose run completes): the
+// site learns it sooner, never something else. One action per thread, once per site and explore()
+// (SectionSite::lookedAhead): a thread that writes later (after a calloc, a lock) is not waited for, and that site
+// may still start over. Other threads at a start of the same site are probed at C first, as en(C) would next.
+bool QporExplorer::lookAheadOfSite(ThreadId t, bool mayBlockToo) {
+    const uint32_t loc = ex_.thread(t).pending.loc;
+    const SectionSite& site = (*sections_)[loc]; // (a map's element: observeSite below leaves it where it is)
+    if (site.lookedAhead) return true;
+    (*sections_)[loc].lookedAhead = true;
+    if (!site.runsRead) return true; // it runs the same wherever its thread is at this point
+    // The resources the site's runs touched so far: the footprint's first entries (observeSite only appends).
+    const size_t touched = site.footprint.size();
+    auto touches = [&](ResKind kind, uint64_t lo, uint64_t hi) {
+        for (size_t i = 0; i < touched; ++i) {
+            const Access& a = site.footprint[i];
+            if (a.res.kind() != kind) continue;
+            const uint64_t at = a.res.addr();
+            if (kind == ResKind::Memory ? at < hi && lo < at + model::kWordSize : at == lo) return true;
+        }
+        return false;
+    };
+    auto nextActionTouches = [&](ThreadId u) {
+        const model::Event& next = ex_.thread(u).pending;
+        if (ex_.inAtomicSection(u)) {
+            auto su = sections_->find(next.loc);
+            if (su == sections_->end() || su->second.footprint.empty()) return false; // not known: not run
+            for (const Access& a : su->second.footprint) {
+                if (a.res.kind() == ResKind::Memory && a.mode == Mode::Write &&
+                    touches(ResKind::Memory, a.res.addr(), a.res.addr() + model::kWordSize))
+                    return true;
+                if (a.res.kind() == ResKind::Mutex && touches(ResKind::Mutex, a.res.addr(), 0)) return true;
+            }
+            return false;
+        }
+        if (next.isMutexOp()) return touches(ResKind::Mutex, next.addr, 0);
+        if (next.kind == EventKind::Rmw) return touches(ResKind::Memory, next.addr, next.addr + next.size);
+        auto [lo, hi] = next.writeRange();
+        return lo < hi && touches(ResKind::Memory, lo, hi);
+    };
+    for (ThreadId u = 0; u < ex_.numThreads(); ++u) {
+        if (u == t || !ex_.enabled(u)) continue;
+        // Another thread at a start of this site, which en(C) probes next: its run here may touch other words (its
+        // own element of an array) — learnt before t's event is made, not after (cas_in_section.c -DWINS started
+        // over on won[1]). Its runs are kept for en(C) as any probe's (in probeCache_, or in lookaheadRuns_).
+        if (ex_.inAtomicSection(u) && ex_.thread(u).pending.loc == loc && ex_.exclusiveThread() == model::kNoThread) {
+            SectionRuns probed;
+            const SectionRuns& runs = sectionRunsIn(ex_, u, probed);
+            if (!runs.error && !observeSite(loc, runs, mayBlockToo)) return false;
+            if (&runs == &probed) lookaheadRuns_.emplace_back(u, std::move(probed)); // (not kept: for en(C))
+        }
+        if (!nextActionTouches(u)) continue;
+        std::unique_ptr<exec::Executor> p = probeOf(ex_);
+        p->step(u, 0);
+        while (p->exclusiveThread() == u && p->enabled(u)) p->step(u, 0); // (a section: to its end)
+        const bool startsHere = p->exclusiveThread() == model::kNoThread && t < p->numThreads() && p->enabled(t) &&
+                                p->inAtomicSection(t) && p->thread(t).pending.loc == loc;
+        if (startsHere) {
+            // t's own state is C's (only u went on): its runs there are kept and looked up as at C.
+            SectionRuns probed;
+            const uint64_t before = sectionRuns_;
+            const SectionRuns& runs = sectionRunsIn(*p, t, probed);
+            sectionLookaheads_ += sectionRuns_ != before;
+            // (A run qpor cannot handle is left for the exploration to meet and report where it is.)
+            if (!runs.error && !observeSite(loc, runs, mayBlockToo)) {
+                keepProbe(std::move(p));
+                return false;
+            }
+        }
+        keepProbe(std::move(p));
+    }
+    return true;
+}
+
+} // namespace skein::explore::unfolding
