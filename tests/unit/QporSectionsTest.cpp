@@ -424,7 +424,10 @@ TEST(QporSections, TheTimeOfAttemptsStartedOverIsReportedApart) {
 // is made. section_footprint.c: t1's section reads x == 0 and writes z at the root; t2's next action writes x, and
 // the section after it writes y — learnt at the root, so the exploration does not start over (it did once), with the
 // same 3 executions for dfs's 3 traces. assume_lock_nojoin.c: the other worker's acquire takes the assume-lock first,
-// and this one's then blocks (the site may block). The count is of probes made (a start kept already is not one).
+// and this one's then blocks (the site may block). nondet_section_loop.c: b's section (`if (x > i) y = y + 1`) is
+// probed after a's section along the run that increments x (a nondet value picks it), and learns y; its first run,
+// which read x only, is then narrower than the footprint — so each event has its own run's accesses at once (it
+// started over when such a run came again). The count is of probes made (a start kept already is not one).
 TEST(QporSections, ASiteLooksAheadAtOtherThreadsBeforeItsFirstEvent) {
     skein::test::Options o;
     o.algorithm = "qpor";
@@ -439,6 +442,11 @@ TEST(QporSections, ASiteLooksAheadAtOtherThreadsBeforeItsFirstEvent) {
     EXPECT_EQ(lock.stats.executions, 2u);
     EXPECT_EQ(lock.stats.extra.at("section_restarts"), 0.0);
     EXPECT_EQ(lock.stats.extra.at("section_lookaheads"), 1.0);
+    const auto loop = checkSource(skein::test::sourceFile("tests/corpus/svcomp/nondet_section_loop.c"), o);
+    EXPECT_EQ(loop.stats.executions, 63u); // dfs's traces (its header)
+    EXPECT_EQ(loop.stats.ssb, 0u);
+    EXPECT_EQ(loop.stats.extra.at("section_restarts"), 0.0);
+    EXPECT_EQ(loop.stats.extra.at("section_lookaheads"), 1.0);
 }
 
 // How a section's runs are learned (DESIGN.md "Learning a section's runs cheaply"), counted by hand.

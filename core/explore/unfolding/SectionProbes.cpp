@@ -102,41 +102,31 @@ bool QporExplorer::lookAheadOfSite(ThreadId t, bool mayBlockToo) {
         }
         return false;
     };
-    auto nextActionTouches = [&](ThreadId u) {
-        const model::Event& next = ex_.thread(u).pending;
-        if (ex_.inAtomicSection(u)) {
-            auto su = sections_->find(next.loc);
-            if (su == sections_->end() || su->second.footprint.empty()) return false; // not known: not run
-            for (const Access& a : su->second.footprint) {
-                if (a.res.kind() == ResKind::Memory && a.mode == Mode::Write &&
-                    touches(ResKind::Memory, a.res.addr(), a.res.addr() + model::kWordSize))
-                    return true;
-                if (a.res.kind() == ResKind::Mutex && touches(ResKind::Mutex, a.res.addr(), 0)) return true;
-            }
-            return false;
-        }
+    // What an action of another thread does that t's runs can see: a write of a word they touched, an operation on
+    // one of their mutexes.
+    auto writes = [&](const std::vector<Access>& accesses) {
+        return std::any_of(accesses.begin(), accesses.end(), [&](const Access& a) {
+            if (a.res.kind() == ResKind::Mutex) return touches(ResKind::Mutex, a.res.addr(), 0);
+            return a.res.kind() == ResKind::Memory && a.mode == Mode::Write &&
+                   touches(ResKind::Memory, a.res.addr(), a.res.addr() + model::kWordSize);
+        });
+    };
+    auto nextActionTouches = [&](const model::Event& next) {
         if (next.isMutexOp()) return touches(ResKind::Mutex, next.addr, 0);
         if (next.kind == EventKind::Rmw) return touches(ResKind::Memory, next.addr, next.addr + next.size);
         auto [lo, hi] = next.writeRange();
         return lo < hi && touches(ResKind::Memory, lo, hi);
     };
-    for (ThreadId u = 0; u < ex_.numThreads(); ++u) {
-        if (u == t || !ex_.enabled(u)) continue;
-        // Another thread at a start of this site, which en(C) probes next: its run here may touch other words (its
-        // own element of an array) — learnt before t's event is made, not after (cas_in_section.c -DWINS started
-        // over on won[1]). Its runs are kept for en(C) as any probe's (in probeCache_, or in lookaheadRuns_).
-        if (ex_.inAtomicSection(u) && ex_.thread(u).pending.loc == loc && ex_.exclusiveThread() == model::kNoThread) {
-            SectionRuns probed;
-            const SectionRuns& runs = sectionRunsIn(ex_, u, probed);
-            if (!runs.error && !observeSite(loc, runs, mayBlockToo)) return false;
-            if (&runs == &probed) lookaheadRuns_.emplace_back(u, std::move(probed)); // (not kept: for en(C))
-        }
-        if (!nextActionTouches(u)) continue;
+    // u's next action taken on a copy of the executor — a section along `choices` (one of its runs), to its end —
+    // and t's section probed where it leaves it. False: start over.
+    auto probeAfter = [&](ThreadId u, std::span<const uint32_t> choices) {
         std::unique_ptr<exec::Executor> p = probeOf(ex_);
-        p->step(u, 0);
-        while (p->exclusiveThread() == u && p->enabled(u)) p->step(u, 0); // (a section: to its end)
+        size_t step = 0;
+        do p->step(u, step < choices.size() ? choices[step] : 0);
+        while (++step, p->exclusiveThread() == u && p->enabled(u));
         const bool startsHere = p->exclusiveThread() == model::kNoThread && t < p->numThreads() && p->enabled(t) &&
                                 p->inAtomicSection(t) && p->thread(t).pending.loc == loc;
+        bool ok = true;
         if (startsHere) {
             // t's own state is C's (only u went on): its runs there are kept and looked up as at C.
             SectionRuns probed;
@@ -144,12 +134,43 @@ bool QporExplorer::lookAheadOfSite(ThreadId t, bool mayBlockToo) {
             const SectionRuns& runs = sectionRunsIn(*p, t, probed);
             sectionLookaheads_ += sectionRuns_ != before;
             // (A run qpor cannot handle is left for the exploration to meet and report where it is.)
-            if (!runs.error && !observeSite(loc, runs, mayBlockToo)) {
-                keepProbe(std::move(p));
-                return false;
-            }
+            ok = runs.error || observeSite(loc, runs, mayBlockToo);
         }
         keepProbe(std::move(p));
+        return ok;
+    };
+    constexpr size_t kRunsAhead = 4; // of another thread's section: the runs followed, at most
+    for (ThreadId u = 0; u < ex_.numThreads(); ++u) {
+        if (u == t || !ex_.enabled(u)) continue;
+        const model::Event& next = ex_.thread(u).pending;
+        if (!ex_.inAtomicSection(u)) {
+            if (nextActionTouches(next) && !probeAfter(u, {})) return false;
+            continue;
+        }
+        if (ex_.exclusiveThread() != model::kNoThread) continue;
+        // A section of u: of this site (which en(C) probes next: its run here may touch other words — its own
+        // element of an array — learnt before t's event is made: cas_in_section.c -DWINS started over on won[1]),
+        // or of a site known already (one not known yet is not run: that cost more than it saved,
+        // free_race_in_section.c). Its runs here are kept for en(C) as any probe's (in probeCache_, or in
+        // lookaheadRuns_), and t is probed after each that writes what t's runs touched (a nondet value inside
+        // picks the run: nondet_section_loop.c's writer increments x in one run only).
+        const bool same = next.loc == loc;
+        if (!same) {
+            auto su = sections_->find(next.loc);
+            if (su == sections_->end() || su->second.footprint.empty() || !writes(su->second.footprint)) continue;
+        }
+        SectionRuns probed;
+        const SectionRuns& runs = sectionRunsIn(ex_, u, probed);
+        if (runs.error) continue;
+        if (same && !observeSite(loc, runs, mayBlockToo)) return false;
+        size_t followed = 0;
+        for (const SectionRun& r : runs.runs) {
+            if (followed == kRunsAhead) break;
+            if (!writes(r.accesses)) continue;
+            ++followed;
+            if (!probeAfter(u, r.choices)) return false;
+        }
+        if (&runs == &probed) lookaheadRuns_.emplace_back(u, std::move(probed)); // (not kept: for en(C))
     }
     return true;
 }

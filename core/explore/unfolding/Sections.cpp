@@ -215,6 +215,7 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs, bool mayBl
     SectionSite& site = (*sections_)[loc];
     bool changed = false;         // placements or events made with the old knowledge may be wrong
     bool accessesChanged = false; // ... only where the site's runs depend on the history (below)
+    const bool runsBefore = !site.footprint.empty(); // some run (or a blocked one's start) was seen before these
     AccessUnion footprint(site.footprint);
     for (const SectionRun& r : runs.runs)
         for (const Access& a : r.accesses) accessesChanged |= footprint.add(a);
@@ -243,9 +244,13 @@ bool QporExplorer::observeSite(uint32_t loc, const SectionRuns& runs, bool mayBl
     // run only) or in number (a nondet value inside): from now on each event has exactly its own run's accesses
     // (runAccessesOf), a function of its history's parents as a compare-exchange's outcome is, and where the runs
     // read, its siblings are placed by replay.
+    // A larger footprint makes the runs seen before narrower too (they lacked what these added): until the
+    // thirty-ninth session only these runs were compared with it, and a site that learned `y = y + 1` (after `x`
+    // changed) from its look ahead before any event was made kept the footprint on every event, until a run
+    // without it came again and started the exploration over (nondet_section_loop.c).
     auto narrower = [&](const SectionRun& r) { return widens(r.accesses, site.footprint); };
-    if (!site.runAccesses &&
-        (site.severalRuns || std::any_of(runs.runs.begin(), runs.runs.end(), narrower))) {
+    if (!site.runAccesses && (site.severalRuns || (runsBefore && accessesChanged) ||
+                              std::any_of(runs.runs.begin(), runs.runs.end(), narrower))) {
         site.runAccesses = true;
         accessesChanged = true;
     }
