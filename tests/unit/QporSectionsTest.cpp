@@ -11,6 +11,10 @@
 
 #include <gtest/gtest.h>
 
+#include "core/explore/Explorer.h"
+#include "core/frontend/Frontend.h"
+#include "core/program/Lower.h"
+
 #include "tests/unit/RandomPrograms.h"
 #include "tests/unit/TestSupport.h"
 
@@ -449,6 +453,77 @@ TEST(QporSections, ASiteLooksAheadAtOtherThreadsBeforeItsFirstEvent) {
     EXPECT_EQ(loop.stats.extra.at("section_lookaheads"), 1.0);
 }
 
+// An attempt that is started over found real errors (each in an execution of the program): the next one meets them
+// again without reporting them anew (QporExplorer::Carried). Here the consumer's section first reads ready == 0; the
+// producer publishes only after a calloc and a store, which the look ahead at the site's first start does not run,
+// so the site learns the full run (reads head and *n, frees) after the first attempt's first execution has found the
+// race on `racy` — and starts over. traces (derived): the consumer's section before the producer's, or after it
+// with `racy = 1` before or after `racy = 2` (the section's write-free run commutes with them): 3, each with the
+// race. The observer hears of it once, and it counts the kept attempt's 3 executions. Before the thirty-ninth
+// session every attempt had its own collector: the race was streamed twice.
+TEST(QporSections, ARestartReportsTheErrorsFoundBeforeItOnce) {
+    const char* src = R"(
+#include <pthread.h>
+#include <stdlib.h>
+void __VERIFIER_atomic_begin(void);
+void __VERIFIER_atomic_end(void);
+int *head;
+_Bool ready;
+int got = -1;
+int racy;
+void __VERIFIER_atomic_take(void) {
+    if (ready) {
+        int *n = head;
+        got = *n;
+        head = 0;
+        ready = 0;
+        free(n);
+    }
+}
+void *producer(void *arg) {
+    int *n = calloc(1, sizeof(int));
+    *n = 7;
+    __VERIFIER_atomic_begin();
+    head = n;
+    ready = 1;
+    __VERIFIER_atomic_end();
+    racy = 1;
+    return 0;
+}
+void *consumer(void *arg) {
+    racy = 2;
+    __VERIFIER_atomic_take();
+    return 0;
+}
+int main(void) {
+    pthread_t p, c;
+    pthread_create(&p, 0, producer, 0);
+    pthread_create(&c, 0, consumer, 0);
+    pthread_join(p, 0);
+    pthread_join(c, 0);
+    return 0;
+}
+)";
+    struct Counting : skein::explore::Observer {
+        size_t errors = 0;
+        void onError(const skein::report::ErrorReport&) override { ++errors; }
+    } observer;
+    auto compiled = skein::frontend::compile({"restart.c", src, {}});
+    ASSERT_TRUE(compiled);
+    auto prog = skein::program::lower(*compiled);
+    ASSERT_TRUE(prog);
+    const skein::explore::ExploreOptions o;
+    const auto r = skein::explore::findExplorer("qpor")->run(*prog, o, &observer);
+    EXPECT_EQ(r.stats.extra.at("section_restarts"), 1.0);
+    EXPECT_EQ(r.stats.executions, 3u);
+    EXPECT_EQ(r.stats.ssb, 0u);
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(observer.errors, 1u);
+    EXPECT_EQ(r.errors[0].kind, skein::report::ErrorKind::DataRace);
+    EXPECT_EQ(r.errors[0].occurrences, 3u); // the kept attempt's executions, each with the race
+    EXPECT_FALSE(r.errors[0].trace.empty());
+}
+
 // How a section's runs are learned (DESIGN.md "Learning a section's runs cheaply"), counted by hand.
 // cas_in_section.c -DWINS: each of the three workers' section is a compare-exchange of x expecting 0 (it wins and
 // writes won[id]) in one of two states — x == 0 or x == 1 — and its thread's state is the same wherever it starts
@@ -477,4 +552,13 @@ TEST(QporSections, ARunIsProbedOncePerThreadStateAndValuesRead) {
     EXPECT_EQ(snapshot.stats.ssb, 0u);
     EXPECT_EQ(snapshot.stats.extra.at("section_runs"), 24.0 + 25.0);
     EXPECT_EQ(snapshot.stats.extra.at("section_restarts"), 0.0);
+    // join_in_section.c: main's section joins c; its runs are kept with c's return value as an input (a join that
+    // completes), so a start where c has finished with the same result takes them without a probe (before the
+    // thirty-ninth session a join left the inputs unknown: nothing was kept, 16 probes).
+    o.explore.detectRaces = false;
+    const auto join = checkSource(skein::test::sourceFile("tests/corpus/svcomp/join_in_section.c"), o);
+    EXPECT_EQ(join.stats.executions, 6u);
+    EXPECT_EQ(join.stats.ssb, 0u);
+    EXPECT_GT(join.stats.extra.at("section_runs_cached"), 0.0);
+    EXPECT_LT(join.stats.extra.at("section_runs"), 16.0);
 }

@@ -91,7 +91,9 @@ bool QporExplorer::lookAheadOfSite(ThreadId t, bool mayBlockToo) {
     if (site.lookedAhead) return true;
     (*sections_)[loc].lookedAhead = true;
     if (!site.runsRead) return true; // it runs the same wherever its thread is at this point
-    // The resources the site's runs touched so far: the footprint's first entries (observeSite only appends).
+    // The resources the site's runs touched so far: the footprint's first entries (observeSite only appends). A memory
+    // resource is matched by its first word (a segment of several words past it is missed: no look ahead there, which
+    // costs a restart at worst, never a wrong event).
     const size_t touched = site.footprint.size();
     auto touches = [&](ResKind kind, uint64_t lo, uint64_t hi) {
         for (size_t i = 0; i < touched; ++i) {
