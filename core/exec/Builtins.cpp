@@ -31,6 +31,15 @@ uint32_t mutexType(Memory& memory, uint64_t mutex) {
 }
 }
 
+std::optional<uint64_t> Executor::mutexInput(uint64_t mutex) const {
+    uint64_t type = peek(mutex + kMutexKindOffset, 4).value_or(kMutexNormal) & 3; // (mutexType's reading)
+    auto it = mutexes_.find(mutex);
+    if (it == mutexes_.end()) return uint64_t(model::kNoThread) | type << 48;
+    const MutexState& m = it->second;
+    if (m.relocks >= 0x8000) return std::nullopt;
+    return uint64_t(m.owner) | uint64_t(m.relocks) << 32 | uint64_t(m.destroyed) << 47 | type << 48;
+}
+
 uint64_t rmwApply(program::RmwOp op, uint64_t old, uint64_t v, unsigned bits);
 
 // The invisible builtins run here and return true; visible ones become the thread's pending event (false).

@@ -215,6 +215,8 @@ public:
     // blocked atomic section) or bounded. True when the exploration must stop: the program reached a construct
     // Skein does not model.
     bool count(const exec::Executor& ex, report::Stats& st);
+    // Nondet values drawn past an execution's end (qpor's blockedSectionFinals goes on into a section on its own).
+    void noteSampled(const exec::Executor& ex) { sampled_ = sampled_ || ex.sampledNondet(); }
     // A bound of the explorer's own (reported once, like the executor's).
     void addBound(const std::string& why) { boundsSeen_[why] = true; }
     // At the end: the bounds hit and the sampled nondet domain, into the result.

@@ -399,10 +399,9 @@ int main(void) {
 }
 
 // The time of attempts that were started over (a section site learned more after events were made with it) is its own
-// figure, ms_restarted, out of the phases of the attempt that finished: the six add up to elapsed_ms. free_in_section
-// starts over once: the consumer's section takes the node only once the producer has published it, after a calloc
-// and a store the look ahead at the site's first start does not run (lookAheadOfSite); a program without sections
-// never does, and its ms_restarted is 0.
+// figure, ms_restarted, out of the phases of the attempt that finished: the six add up to elapsed_ms.
+// children_numbered_alike.c starts over once (its sections' threads are created later: no look ahead at the first
+// start sees them); a program without sections never does, and its ms_restarted is 0.
 TEST(QporSections, TheTimeOfAttemptsStartedOverIsReportedApart) {
     auto phases = [](const skein::report::CheckResult& r) {
         double sum = 0;
@@ -412,7 +411,7 @@ TEST(QporSections, TheTimeOfAttemptsStartedOverIsReportedApart) {
     };
     skein::test::Options o;
     o.algorithm = "qpor";
-    const auto restarted = checkSource(skein::test::sourceFile("tests/corpus/svcomp/free_in_section.c"), o);
+    const auto restarted = checkSource(skein::test::sourceFile("tests/corpus/threads/children_numbered_alike.c"), o);
     EXPECT_EQ(restarted.stats.extra.at("section_restarts"), 1.0);
     EXPECT_GT(restarted.stats.extra.at("ms_restarted"), 0.0);
     EXPECT_LT(restarted.stats.extra.at("ms_restarted"), restarted.stats.elapsedMs);
@@ -431,7 +430,10 @@ TEST(QporSections, TheTimeOfAttemptsStartedOverIsReportedApart) {
 // and this one's then blocks (the site may block). nondet_section_loop.c: b's section (`if (x > i) y = y + 1`) is
 // probed after a's section along the run that increments x (a nondet value picks it), and learns y; its first run,
 // which read x only, is then narrower than the footprint — so each event has its own run's accesses at once (it
-// started over when such a run came again). The count is of probes made (a start kept already is not one).
+// started over when such a run came again). free_in_section.c: the producer publishes its node in a section after
+// a calloc and a store that touch nothing the consumer's section read (`ready`): the look ahead runs those and the
+// section, and the consumer's section after them reads `head` and the node, writes `got` and frees (it started over
+// once, until the fortieth session). The count is of probes made (a start kept already is not one).
 TEST(QporSections, ASiteLooksAheadAtOtherThreadsBeforeItsFirstEvent) {
     skein::test::Options o;
     o.algorithm = "qpor";
@@ -451,15 +453,124 @@ TEST(QporSections, ASiteLooksAheadAtOtherThreadsBeforeItsFirstEvent) {
     EXPECT_EQ(loop.stats.ssb, 0u);
     EXPECT_EQ(loop.stats.extra.at("section_restarts"), 0.0);
     EXPECT_EQ(loop.stats.extra.at("section_lookaheads"), 1.0);
+    const auto later = checkSource(skein::test::sourceFile("tests/corpus/svcomp/free_in_section.c"), o);
+    EXPECT_EQ(later.stats.executions, 2u); // dfs's traces (its header)
+    EXPECT_EQ(later.stats.ssb, 0u);
+    EXPECT_EQ(later.stats.extra.at("section_restarts"), 0.0);
+    EXPECT_EQ(later.stats.extra.at("section_lookaheads"), 1.0);
+}
+
+// A section's mutex operations answer from the mutex's state, an input of its runs like a value read
+// (Executor::mutexInput): runs probed where the mutex was free are not taken where another thread holds it.
+// `sect` locks m inside its section and reads x; `plain` writes x under m and then z. At the root the section runs
+// (m free, x == 0); after plain's lock, with x still 0, it blocks. traces (derived): the section before plain's
+// critical section (y == 1) or after it (y == 2) — z's write commutes with the section — 2, as dfs counts; the
+// assertion holds in both (y == 1, or z == 1 once main has joined plain). A section waiting in a cond_wait blocks
+// whatever other threads do (none runs while it waits inside it): section_blocks_after_exit.c's waiter, probed at the
+// root, is taken from probeCache_ at the next C (it was probed again there, its inputs unknown, until the fortieth
+// session).
+TEST(QporSections, AMutexIsAnInputOfTheRunsThatUseIt) {
+    const char* src = R"(
+#include <pthread.h>
+#include <assert.h>
+void __VERIFIER_atomic_begin(void);
+void __VERIFIER_atomic_end(void);
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int x, y, z;
+void *plain(void *arg) {
+  pthread_mutex_lock(&m);
+  x = 1;
+  pthread_mutex_unlock(&m);
+  z = 1;
+  return 0;
+}
+void *sect(void *arg) {
+  __VERIFIER_atomic_begin();
+  pthread_mutex_lock(&m);
+  y = x + 1;
+  pthread_mutex_unlock(&m);
+  __VERIFIER_atomic_end();
+  return 0;
+}
+int main() {
+  pthread_t p, s;
+  pthread_create(&p, 0, plain, 0);
+  pthread_create(&s, 0, sect, 0);
+  pthread_join(p, 0);
+  pthread_join(s, 0);
+  assert(y == 1 || z == 1);
+  return 0;
+}
+)";
+    skein::test::Options o;
+    o.explore.detectRaces = false;
+    o.algorithm = "dfs";
+    const auto dfs = checkSource(src, o);
+    EXPECT_EQ(dfs.verdict, skein::report::Verdict::Safe);
+    EXPECT_EQ(dfs.stats.mazurkiewiczTraces, 2u);
+    o.algorithm = "qpor";
+    const auto q = checkSource(src, o);
+    EXPECT_EQ(q.verdict, skein::report::Verdict::Safe);
+    EXPECT_EQ(q.stats.executions, 2u);
+    EXPECT_EQ(q.stats.ssb, 0u);
+    EXPECT_EQ(q.stats.finalStates, dfs.stats.finalStates);
+    const auto waiter = checkSource(skein::test::sourceFile("tests/corpus/svcomp/section_blocks_after_exit.c"), o);
+    EXPECT_EQ(waiter.stats.executions, 1u);
+    EXPECT_EQ(waiter.stats.finalStates, 1u);
+    EXPECT_EQ(waiter.stats.extra.at("section_runs_cached"), 1.0);
+}
+
+// At a maximal configuration, each thread still able to enter a section all of whose runs block goes into it until
+// it blocks (blockedSectionFinals): every way in gives a final state where main has exited — here each waiter stores
+// a nondet value before it waits, and the other never enters (a blocked section lets no other thread run): a ∈ {0, 1}
+// with b == 5, or b ∈ {0, 1} with a == 5 — 4 final states, as dfs finds. The walk steps the executor itself for the
+// last waiter and a copy for the first. The nondet domain is sampled, so the verdict is bounded, as dfs's (qpor said
+// "safe" until the fortieth session: the walk's draws were not noted).
+TEST(QporSections, EveryWayIntoABlockedSectionAfterMainsExitIsAFinalState) {
+    const char* src = R"(
+#include <pthread.h>
+void __VERIFIER_atomic_begin(void);
+void __VERIFIER_atomic_end(void);
+int __VERIFIER_nondet_int(void);
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+int ready, a = 5, b = 5;
+void *waiter(void *arg) {
+  __VERIFIER_atomic_begin();
+  *(int *)arg = __VERIFIER_nondet_int();
+  pthread_mutex_lock(&m);
+  while (ready == 0) pthread_cond_wait(&c, &m);
+  pthread_mutex_unlock(&m);
+  __VERIFIER_atomic_end();
+  return 0;
+}
+int main() {
+  pthread_t x, y;
+  pthread_create(&x, 0, waiter, &a);
+  pthread_create(&y, 0, waiter, &b);
+  return 0;
+}
+)";
+    skein::test::Options o;
+    o.algorithm = "dfs";
+    const auto dfs = checkSource(src, o);
+    EXPECT_EQ(dfs.verdict, skein::report::Verdict::Bounded);
+    EXPECT_EQ(dfs.stats.finalStates, 4u);
+    o.algorithm = "qpor";
+    const auto q = checkSource(src, o);
+    EXPECT_EQ(q.verdict, skein::report::Verdict::Bounded);
+    EXPECT_EQ(q.stats.executions, 1u); // one maximal configuration, complete once the waiters block
+    EXPECT_EQ(q.stats.blocked, 0u);
+    EXPECT_EQ(q.stats.finalStates, 4u);
 }
 
 // An attempt that is started over found real errors (each in an execution of the program): the next one meets them
-// again without reporting them anew (QporExplorer::Carried). Here the consumer's section first reads ready == 0; the
-// producer publishes only after a calloc and a store, which the look ahead at the site's first start does not run,
-// so the site learns the full run (reads head and *n, frees) after the first attempt's first execution has found the
-// race on `racy` — and starts over. traces (derived): the consumer's section before the producer's, or after it
-// with `racy = 1` before or after `racy = 2` (the section's write-free run commutes with them): 3, each with the
-// race. The observer hears of it once, and it counts the kept attempt's 3 executions. Before the thirty-ninth
+// again without reporting them anew (QporExplorer::Carried). Here the consumer's first action is `racy = 2`, so its
+// section first starts once the producer has run to its end (ready == 1: it reads head and *n, frees); its run at an
+// earlier history, where it reads ready == 0 only, is learnt after the first attempt's first execution has found the
+// race on `racy` — and the exploration starts over. traces (derived): the consumer's section before the producer's, or
+// after it with `racy = 1` before or after `racy = 2` (the section's write-free run commutes with them): 3, each with
+// the race. The observer hears of it once, and it counts the kept attempt's 3 executions. Before the thirty-ninth
 // session every attempt had its own collector: the race was streamed twice.
 TEST(QporSections, ARestartReportsTheErrorsFoundBeforeItOnce) {
     const char* src = R"(

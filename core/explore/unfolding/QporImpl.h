@@ -282,6 +282,7 @@ private:
     // Per execution (rebuilt by every replay): create events, wakers. Thread ids are the executor's, which are
     // canonical (the same logical thread has the same id in every execution).
     size_t exDepth_ = 0;          // events the executor has executed since its reset
+    static constexpr size_t kNoDepth = SIZE_MAX; // ex_ is at no prefix of the stack (blockedSectionFinals)
     ThreadEvents createOf_;       // thread → its create event
     ThreadEvents wakers_;         // thread → the signal/broadcast that woke it (for the re-acquire)
     // Joins are not events of the unfolding (autoSteps): thread → the last events of the threads it joined since its
@@ -379,6 +380,9 @@ private:
         uint32_t size = 0;
         uint64_t value = 0;
     };
+    // SectionRuns::inputs holds, besides values read (size 1-8), joins (size 0: addr is the thread joined, value its
+    // result) and mutexes (this size: value is Executor::mutexInput).
+    static constexpr uint32_t kMutexInput = ~0u;
     struct SectionRun {
         std::vector<uint32_t> choices; // the outcome of each step
         std::vector<Access> accesses;

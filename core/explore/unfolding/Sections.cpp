@@ -97,11 +97,31 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
     };
     // The values this path read from the state it started in (a byte it wrote before is its own): with the same
     // values there, it runs the same. A join that completed is an input too (size 0, the joined thread's id): it
-    // completes wherever that thread can be joined, with the same return value (Executor::joinResult). Anything
-    // else it does with other threads' objects — a lock, a free, a copy or a library function's access — leaves
+    // completes wherever that thread can be joined, with the same return value (Executor::joinResult); so is the
+    // state of a mutex it locks, unlocks or waits with (noteMutexInput). Anything else it does with other threads'
+    // objects — a free, a copy or a library function's access — leaves
     // the inputs unknown (SectionRuns::inputsKnown), and so does a
     // path stopped by an error or a bound: a read of a freed object fails with no value (it was taken for a read of
     // 0, and a state where the read succeeds got the failed run: QporSections.AFailedRunThatWritesLessReadsOnly).
+    // A mutex operation answers from the mutex's state (Executor::mutexInput): an input too, unless an earlier step
+    // of this path (before step `before`) operated on that mutex — then the path itself set what it finds.
+    auto noteMutexInput = [&](uint64_t m, size_t before) {
+        for (size_t j = 0; j < before; ++j) {
+            const model::Event& x = events[j];
+            if (x.kind == EventKind::Lock || x.kind == EventKind::TryLock || x.kind == EventKind::Unlock) {
+                if (x.addr == m) return;
+            } else if (x.kind == EventKind::CondWait && x.addr2 == m) {
+                return;
+            }
+        }
+        const std::optional<uint64_t> state = from.mutexInput(m);
+        if (!state) {
+            out.inputsKnown = false;
+            return;
+        }
+        auto same = [&](const WordWrite& w) { return w.addr == m && w.size == kMutexInput; };
+        if (std::none_of(out.inputs.begin(), out.inputs.end(), same)) out.inputs.push_back({m, kMutexInput, *state});
+    };
     auto noteInputs = [&](const exec::Executor& end) {
         if (end.thread(t).state == exec::ThreadState::Stopped && !end.wasCut(t)) out.inputsKnown = false;
         for (const model::Event& ev : events)
@@ -109,6 +129,11 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
         for (size_t i = 0; i < events.size() && out.inputsKnown; ++i) {
             const model::Event& ev = events[i];
             if (ev.kind == EventKind::Write || ev.kind == EventKind::Nondet || ev.kind == EventKind::Fence) continue;
+            if (ev.kind == EventKind::Lock || ev.kind == EventKind::TryLock || ev.kind == EventKind::Unlock ||
+                ev.kind == EventKind::CondWait) {
+                noteMutexInput(ev.kind == EventKind::CondWait ? ev.addr2 : ev.addr, i);
+                continue;
+            }
             if (ev.kind == EventKind::ThreadJoin) { // (the thread it joins ran before: nothing else ran since)
                 const std::optional<uint64_t> result = from.joinResult(ThreadId(ev.value));
                 if (!result) {
@@ -192,9 +217,19 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
             } else { // blocks midway: no run from this state, but what it touched is part of the footprint
                 out.blocked = true;
                 // (stopped: a failed assume, decided by what it read; else it waits for another thread)
-                if (p->thread(t).state != exec::ThreadState::Stopped) out.waitsOnThreads = true;
-                if (out.waitsOnThreads) out.inputsKnown = false; // (what it waits for is no value it read)
-                else noteInputs(*p);
+                // Where it waits is decided by its inputs too when it waits in a cond_wait (inside a section no other
+                // thread runs to signal it) or for a mutex (busy in the state it started in: an input), not for a
+                // thread to end or a semaphore (section_blocks_after_exit.c's waiter: its probe at the next C was
+                // taken from probeCache_).
+                if (p->thread(t).state != exec::ThreadState::Stopped) {
+                    out.waitsOnThreads = true;
+                    const bool inCondWait = !events.empty() && events.back().kind == EventKind::CondWait;
+                    if (!inCondWait && p->thread(t).pending.kind == EventKind::Lock)
+                        noteMutexInput(p->thread(t).pending.addr, events.size());
+                    else if (!inCondWait)
+                        out.inputsKnown = false;
+                }
+                noteInputs(*p);
                 AccessUnion accesses(out.blockedAccesses);
                 for (const model::Event& ev : events) addExecuted(accesses, ev);
             }
@@ -405,6 +440,7 @@ const QporExplorer::SectionRuns& QporExplorer::sectionRunsIn(const exec::Executo
     pendingCausesInto(t, pt, base);
     const std::vector<uint64_t>& key = probeKey(t, ex_.thread(t).pending, pt, base);
     auto peek = [&](uint64_t addr, uint32_t size) {
+        if (size == kMutexInput) return at.mutexInput(addr);
         return size ? at.peek(addr, size) : at.joinResult(ThreadId(addr)); // (size 0: a join's input)
     };
     if (const SectionRuns* cached = cachedSectionRuns(key, peek)) return *cached;
@@ -506,25 +542,43 @@ void QporExplorer::sectionPlacementsWithoutEvent(ThreadId t) {
 // then (main returned), that is a complete execution, whose final memory is one of the program's final states.
 // Every way into the section (its steps' outcomes) may block with a different memory. True when one of them is such
 // a complete execution.
+// The execution is over (recordMaximal has taken its errors, races and schedule), so the walk steps ex_ itself on
+// each step's last outcome, and a copy only for the others: the copies and the clones behind them were half of
+// section_blocks_after_exit.c's exploration. ex_ no longer shows the stack's prefix afterwards (exDepth_ says so).
 bool QporExplorer::blockedSectionFinals() {
+    std::vector<ThreadId> waiting;
+    for (ThreadId t = 0; t < ex_.numThreads(); ++t)
+        if (ex_.enabled(t) && ex_.inAtomicSection(t)) waiting.push_back(t);
+    if (waiting.empty()) return false;
     bool complete = false;
-    for (ThreadId t = 0; t < ex_.numThreads(); ++t) {
-        if (!ex_.enabled(t) || !ex_.inAtomicSection(t)) continue;
-        auto walk = [&](auto& self, const exec::Executor& from) -> void {
-            for (uint32_t c = 0; c < from.thread(t).choices; ++c) {
-                std::unique_ptr<exec::Executor> p = probeOf(from);
-                p->step(t, c);
-                if (p->exclusiveThread() == t) { // else a run: it has an event, not this case
-                    if (p->enabled(t)) self(self, *p);
-                    else if (p->status() == exec::ExecStatus::Finished) {
-                        finals_.insert(p->finalStateHash());
+    for (size_t i = 0; i < waiting.size(); ++i) {
+        const ThreadId t = waiting[i];
+        // From `at`, whose state the walk may change (it is a copy, or ex_ for the last thread).
+        auto walk = [&](auto& self, exec::Executor& at) -> void {
+            const uint32_t n = at.thread(t).choices;
+            for (uint32_t c = 0; c < n; ++c) {
+                std::unique_ptr<exec::Executor> copy = c + 1 < n ? probeOf(at) : nullptr;
+                exec::Executor& p = copy ? *copy : at;
+                p.step(t, c);
+                runs_.noteSampled(p); // (a nondet value drawn from a sampled domain bounds the verdict, as in dfs)
+                if (p.exclusiveThread() == t) { // else a run: it has an event, not this case
+                    if (p.enabled(t)) self(self, p);
+                    else if (p.status() == exec::ExecStatus::Finished) {
+                        finals_.insert(p.finalStateHash());
                         complete = true;
                     }
                 }
-                keepProbe(std::move(p));
+                keepProbe(std::move(copy));
             }
         };
-        walk(walk, ex_);
+        if (i + 1 < waiting.size()) {
+            std::unique_ptr<exec::Executor> copy = probeOf(ex_);
+            walk(walk, *copy);
+            keepProbe(std::move(copy));
+        } else {
+            exDepth_ = kNoDepth;
+            walk(walk, ex_);
+        }
     }
     return complete;
 }
@@ -640,7 +694,8 @@ void QporExplorer::sectionPlacementsAt(const UEvent& like, const EventSpec& spec
     const std::vector<uint64_t>& key = probeKey(like.thread, like.label, spec.pt,
                                                 std::span(spec.causes.data(), spec.baseCauses));
     auto valueAt = [&](uint64_t addr, uint32_t size) -> std::optional<uint64_t> {
-        if (size == 0) return std::nullopt; // a join's input: whether it completes here is the replay's to say
+        // A join's or a mutex's input: whether it completes, or the mutex is free, here is the replay's to say.
+        if (size == 0 || size == kMutexInput) return std::nullopt;
         model::Event read;
         read.addr = addr;
         read.size = size;
