@@ -82,9 +82,10 @@ const QporExplorer::SectionRuns& QporExplorer::keepSectionRuns(const std::vector
 // known yet is not run: that cost more than it saved, free_race_in_section.c) — that action is taken on a copy of
 // the executor (a section to its end) and the section probed there. That state is reachable, so what its runs show
 // is what a later start would show (the exploration reaches every start of the section whose run completes): the
-// site learns it sooner, never something else. One action per thread, once per site and explore()
-// (SectionSite::lookedAhead): a thread that writes later (after a calloc, a lock) is not waited for, and that site
-// may still start over. Other threads at a start of the same site are probed at C first, as en(C) would next.
+// site learns it sooner, never something else. A thread whose next action touches nothing of the runs goes on for a
+// few actions (probeAfterLater). Once per site and explore() (SectionSite::lookedAhead): a thread that writes later
+// than that, or a thread created later, is not waited for, and the site may still start over. Other threads at a
+// start of the same site are probed at C first, as en(C) would next.
 bool QporExplorer::lookAheadOfSite(ThreadId t, bool mayBlockToo) {
     const uint32_t loc = ex_.thread(t).pending.loc;
     const SectionSite& site = (*sections_)[loc]; // (a map's element: observeSite below leaves it where it is)
