@@ -142,4 +142,52 @@ TEST(ExecutorSnapshot, CanonicalThreadIdsLearnedAfterTheSnapshotAreKept) {
     EXPECT_EQ(ex.numThreads(), threads);
 }
 
+// Executor::mutexInput, the state a mutex operation answers from (qpor keys a section's cached runs by it,
+// core/explore/unfolding/DESIGN.md "Learning a section's runs cheaply"): equal in two states exactly when a lock,
+// trylock or unlock behaves the same — free against held, and a recursive mutex against a normal one (its type, in
+// the mutex's own bytes) even when both are free.
+TEST(ExecutorSnapshot, MutexInputTellsWhatAMutexOperationAnswersFrom) {
+    auto prog = lower(R"(
+    #define _GNU_SOURCE
+    #include <pthread.h>
+    pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_t r = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+    void *child(void *a) {
+        pthread_mutex_lock(&m);
+        pthread_mutex_lock(&r);
+        pthread_mutex_unlock(&r);
+        pthread_mutex_unlock(&m);
+        return 0;
+    }
+    int main(void) { pthread_t t; pthread_create(&t, 0, child, 0); pthread_join(t, 0); return 0; }
+    )");
+    ASSERT_TRUE(prog);
+    Executor ex(*prog, {});
+    ex.step(0, 0); // main's create
+    ASSERT_EQ(ex.numThreads(), 2u);
+    const auto& lockM = ex.thread(1).pending;
+    ASSERT_EQ(lockM.kind, skein::model::EventKind::Lock);
+    const uint64_t m = lockM.addr;
+    const auto freeM = ex.mutexInput(m);
+    ASSERT_TRUE(freeM.has_value());
+    ex.step(1, 0); // lock(m)
+    const auto heldM = ex.mutexInput(m);
+    ASSERT_TRUE(heldM.has_value());
+    EXPECT_NE(*heldM, *freeM);
+    const auto& lockR = ex.thread(1).pending;
+    ASSERT_EQ(lockR.kind, skein::model::EventKind::Lock);
+    const uint64_t r = lockR.addr;
+    const auto freeR = ex.mutexInput(r);
+    ASSERT_TRUE(freeR.has_value());
+    EXPECT_NE(*freeR, *freeM); // both free: the type tells them apart
+    auto before = ex.clone();
+    ex.step(1, 0); // lock(r)
+    EXPECT_NE(ex.mutexInput(r), freeR);
+    EXPECT_EQ(before->mutexInput(r), freeR); // a copy keeps its own state
+    ex.step(1, 0); // unlock(r)
+    EXPECT_EQ(ex.mutexInput(r), freeR);
+    ex.step(1, 0); // unlock(m)
+    EXPECT_EQ(ex.mutexInput(m), freeM);
+}
+
 } // namespace
