@@ -462,10 +462,12 @@ TEST(QporSections, ASiteLooksAheadAtOtherThreadsBeforeItsFirstEvent) {
 
 // A section's mutex operations answer from the mutex's state, an input of its runs like a value read
 // (Executor::mutexInput): runs probed where the mutex was free are not taken where another thread holds it.
-// `sect` locks m inside its section and reads x; `plain` writes x under m and then z. At the root the section runs
-// (m free, x == 0); after plain's lock, with x still 0, it blocks. traces (derived): the section before plain's
-// critical section (y == 1) or after it (y == 2) — z's write commutes with the section — 2, as dfs counts; the
-// assertion holds in both (y == 1, or z == 1 once main has joined plain). A section waiting in a cond_wait blocks
+// `sect`'s section stores w, then locks m and reads x; `plain` writes x under m and then z. At the root the section
+// runs (m free, x == 0); after plain's lock, with x still 0 and the section's first step enabled, it blocks midway.
+// traces (derived): the section before plain's critical section (y == 1) or after it (y == 2) — w's and z's writes
+// commute with the rest — 2, as dfs counts; the assertion holds in both (y == 1, or z == 1 once main has joined
+// plain). With the mutex's state left out of the inputs, the root's runs were taken where m is held, and qpor
+// explored no complete execution (verdict bounded). A section waiting in a cond_wait blocks
 // whatever other threads do (none runs while it waits inside it): section_blocks_after_exit.c's waiter, probed at the
 // root, is taken from probeCache_ at the next C (it was probed again there, its inputs unknown, until the fortieth
 // session).
@@ -476,7 +478,7 @@ TEST(QporSections, AMutexIsAnInputOfTheRunsThatUseIt) {
 void __VERIFIER_atomic_begin(void);
 void __VERIFIER_atomic_end(void);
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-int x, y, z;
+int x, y, z, w;
 void *plain(void *arg) {
   pthread_mutex_lock(&m);
   x = 1;
@@ -486,6 +488,7 @@ void *plain(void *arg) {
 }
 void *sect(void *arg) {
   __VERIFIER_atomic_begin();
+  w = 1;
   pthread_mutex_lock(&m);
   y = x + 1;
   pthread_mutex_unlock(&m);
@@ -514,6 +517,7 @@ int main() {
     EXPECT_EQ(q.stats.executions, 2u);
     EXPECT_EQ(q.stats.ssb, 0u);
     EXPECT_EQ(q.stats.finalStates, dfs.stats.finalStates);
+    EXPECT_GT(q.stats.extra.at("section_runs_cached"), 0.0); // the cache is in play: its key must tell m's state
     const auto waiter = checkSource(skein::test::sourceFile("tests/corpus/svcomp/section_blocks_after_exit.c"), o);
     EXPECT_EQ(waiter.stats.executions, 1u);
     EXPECT_EQ(waiter.stats.finalStates, 1u);

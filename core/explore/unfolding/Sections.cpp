@@ -105,15 +105,10 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
     // 0, and a state where the read succeeds got the failed run: QporSections.AFailedRunThatWritesLessReadsOnly).
     // A mutex operation answers from the mutex's state (Executor::mutexInput): an input too, unless an earlier step
     // of this path (before step `before`) operated on that mutex — then the path itself set what it finds.
+    auto mutexOf = [](const model::Event& ev) { return ev.kind == EventKind::CondWait ? ev.addr2 : ev.addr; };
     auto noteMutexInput = [&](uint64_t m, size_t before) {
-        for (size_t j = 0; j < before; ++j) {
-            const model::Event& x = events[j];
-            if (x.kind == EventKind::Lock || x.kind == EventKind::TryLock || x.kind == EventKind::Unlock) {
-                if (x.addr == m) return;
-            } else if (x.kind == EventKind::CondWait && x.addr2 == m) {
-                return;
-            }
-        }
+        for (size_t j = 0; j < before; ++j)
+            if (events[j].isMutexOp() && mutexOf(events[j]) == m) return;
         const std::optional<uint64_t> state = from.mutexInput(m);
         if (!state) {
             out.inputsKnown = false;
@@ -129,9 +124,8 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
         for (size_t i = 0; i < events.size() && out.inputsKnown; ++i) {
             const model::Event& ev = events[i];
             if (ev.kind == EventKind::Write || ev.kind == EventKind::Nondet || ev.kind == EventKind::Fence) continue;
-            if (ev.kind == EventKind::Lock || ev.kind == EventKind::TryLock || ev.kind == EventKind::Unlock ||
-                ev.kind == EventKind::CondWait) {
-                noteMutexInput(ev.kind == EventKind::CondWait ? ev.addr2 : ev.addr, i);
+            if (ev.isMutexOp()) {
+                noteMutexInput(mutexOf(ev), i);
                 continue;
             }
             if (ev.kind == EventKind::ThreadJoin) { // (the thread it joins ran before: nothing else ran since)
