@@ -452,6 +452,10 @@ void QporExplorer::earlierPlacements(UEvent* e) {
     for (size_t j = 0; j < accesses && onlyReads; ++j)
         onlyReads = e->accesses[j].res.kind() == ResKind::Memory &&
                     (e->accesses[j].mode == Mode::Read || placeRanges_[j + 1] - placeRanges_[j] == 1);
+    // (Cross-checked after the walk: the walk first, with every event it makes listed.)
+    if (onlyReads && !crossCheck_ && singleWriterPlacements(*e, nullptr)) return;
+    std::vector<const UEvent*>& walkMade = placeWalkMade_;
+    walkMade.clear();
     std::vector<uint32_t>& covered = placeCovered_;
     covered.clear();
     constexpr size_t kMaxCovered = 64; // placed placements remembered per walk
@@ -468,7 +472,7 @@ void QporExplorer::earlierPlacements(UEvent* e) {
     for (;;) {
         const size_t options = placeRanges_[i + 1] - placeRanges_[i];
         if (idx[i] == options) { // level i is done: back to the level above, its next option
-            if (i == 0) return;
+            if (i == 0) break;
             --i;
             anchors.resize(marks[i]);
             ++idx[i];
@@ -504,12 +508,103 @@ void QporExplorer::earlierPlacements(UEvent* e) {
                 if (wouldCut) crossChecked(readCutChecks_, es_.allocated() == allocated);
                 if (onlyReads && p && p != e && p->placed && covered.size() < kMaxCovered * accesses)
                     covered.insert(covered.end(), idx.begin(), idx.end());
+                if (crossCheck_ && p && p != e) walkMade.push_back(p);
             }
             if (footprintGrew_ || unsupported_) return;
         }
         anchors.resize(marks[i]);
         ++idx[i];
     }
+    if (!crossCheck_ || !onlyReads) return;
+    // The single-writer enumeration must name the events the walk made, and make none the walk did not.
+    std::vector<const UEvent*> fast;
+    const uint64_t allocated = es_.allocated();
+    if (!singleWriterPlacements(*e, &fast) || footprintGrew_ || unsupported_) return;
+    std::sort(walkMade.begin(), walkMade.end());
+    walkMade.erase(std::unique(walkMade.begin(), walkMade.end()), walkMade.end());
+    std::sort(fast.begin(), fast.end());
+    fast.erase(std::unique(fast.begin(), fast.end()), fast.end());
+    crossChecked(singleWriterChecks_, es_.allocated() == allocated && fast == walkMade);
+}
+
+// earlierPlacements' walk for a read of several words (onlyReads there) whose options past the history every
+// placement keeps ([pt(e)] and the base causes) are all writes of one thread u — strlen of a string u lengthens, a
+// section reading words u updates. All of them lie in [e], where u's events form a chain (u's program order), and so
+// does every write of those words in the history of a placement: one of u's at an option, or a write the history of
+// every placement holds. The history of a combination is then [pt, base causes, x] for its latest anchor x, and the
+// write it puts last on word j is the latest of j's options that is not after x in u's order (or j's last option,
+// the write every placement's history holds). So the consistent combinations are one per x — the one whose options
+// name x on some word — and one with no anchor of u: in u's order from the latest x, each word's option only moves
+// up its chain, and the combinations come in the walk's (lexicographic) order without a consistency check (the
+// walk's treeMaxIn per level and option: ~290 calls per placement of strlen_growing.c's strlen). As in the walk, a
+// placement met whose own earlier placements are made has made all that follow (each word's option at or above
+// it). False: the options are not of that shape (the walk places them). `made`: list every event placed, with no
+// early stop (the cross-check).
+bool QporExplorer::singleWriterPlacements(const UEvent& e, std::vector<const UEvent*>* made) {
+    const size_t accesses = placeRanges_.size() - 1;
+    ThreadId u = model::kNoThread;
+    std::vector<UEvent*>& xs = placeWriters_;
+    xs.clear();
+    for (size_t j = 0; j < accesses; ++j) {
+        const uint32_t first = placeRanges_[j], last = placeRanges_[j + 1] - 1;
+        for (uint32_t k = first; k <= last; ++k) {
+            const PlacementOption& o = placeOpts_[k];
+            if (k == last) { // (a level's only option is its last) in every placement's history
+                for (uint32_t a = 0; a < o.count; ++a)
+                    if (UEvent* x = placeAnchors_[o.first + a]; x && !isForced(e, x)) return false;
+                continue;
+            }
+            UEvent* x = o.count == 1 ? placeAnchors_[o.first] : nullptr;
+            if (!x || (u != model::kNoThread && x->thread != u) || isForced(e, x)) return false;
+            u = x->thread;
+            xs.push_back(x);
+        }
+    }
+    if (xs.empty()) return true; // nothing moves
+    // Latest first (depth in u's tree: u's events in [e] are one chain), each once.
+    auto later = [](const UEvent* a, const UEvent* b) { return a->tnode.depth > b->tnode.depth; };
+    std::sort(xs.begin(), xs.end(), later);
+    xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+    PlaceIndices& idx = placeIdx_;
+    idx.assign(accesses, 0);
+    PlaceEvents& anchors = placeCombo_;
+    auto place = [&]() { // the combination idx; true: go on
+        anchors.clear();
+        bool moved = false;
+        for (size_t j = 0; j < accesses; ++j) {
+            moved = moved || idx[j] != 0;
+            const PlacementOption& o = placeOpts_[placeRanges_[j] + idx[j]];
+            for (uint32_t a = 0; a < o.count; ++a) {
+                UEvent* x = placeAnchors_[o.first + a];
+                if (x && std::find(anchors.begin(), anchors.end(), x) == anchors.end()) anchors.push_back(x);
+            }
+        }
+        if (!moved) return true; // e itself
+        const UEvent* p = makeEvent(e, anchors, {}, -1);
+        if (footprintGrew_ || unsupported_) return false;
+        if (made) {
+            if (p && p != &e) made->push_back(p);
+            return true;
+        }
+        if (p && p != &e && p->placed) { // its walk made every combination that follows
+            ++placementsCut_;
+            return false;
+        }
+        return true;
+    };
+    for (const UEvent* x : xs) {
+        bool named = false; // some word's option is x: else this combination is a later x's
+        for (size_t j = 0; j < accesses; ++j) {
+            const uint32_t first = placeRanges_[j], last = placeRanges_[j + 1] - 1;
+            auto at = [&] { return placeAnchors_[placeOpts_[first + idx[j]].first]; }; // (not the last option)
+            while (first + idx[j] < last && at()->tnode.depth > x->tnode.depth) ++idx[j];
+            named = named || (first + idx[j] < last && at() == x);
+        }
+        if (named && !place()) return true;
+    }
+    for (size_t j = 0; j < accesses; ++j) idx[j] = placeRanges_[j + 1] - 1 - placeRanges_[j];
+    place();
+    return true;
 }
 
 void QporExplorer::readsFromNewWrite(UEvent* w) {

@@ -447,6 +447,7 @@ void QporExplorer::popNode() {
         st.extra["cross_checks_tree_max"] = double(treeMaxChecks_);
         st.extra["cross_checks_own_placement"] = double(ownPlacementChecks_);
         st.extra["cross_checks_read_cut"] = double(readCutChecks_);
+        st.extra["cross_checks_single_writer"] = double(singleWriterChecks_);
         st.extra["cross_check_failures"] = double(crossCheckFailures_);
     }
 }

@@ -523,6 +523,9 @@ private:
     PlaceIndices placeIdx_, placeMarks_;
     std::vector<uint32_t> placeCovered_; // earlierPlacements: option vectors of placed placements met, back to back
     std::vector<std::pair<bool, int>> placeEntry_;
+    std::vector<const UEvent*> placeWalkMade_; // the walk's events, cross-checked against singleWriterPlacements
+    std::vector<UEvent*> placeWriters_;        // singleWriterPlacements' anchors of u
+    bool singleWriterPlacements(const UEvent& e, std::vector<const UEvent*>* made);
     void blockedPlacements(ThreadId t);
     void readsFromNewWrite(UEvent* w);
     // Returns the event placed with no optional reader, when that is the only one placed (else null).
@@ -543,7 +546,8 @@ private:
     UEvent* treeMaxChecked(std::span<UEvent* const> events, const Resource& r, UEvent* walked) const;
     // ExploreOptions::qporCrossCheck: a fast path's answers against its slow rule's (treeMaxIn, onlyItsOwnPlacement).
     const bool crossCheck_;
-    mutable uint64_t treeMaxChecks_ = 0, ownPlacementChecks_ = 0, readCutChecks_ = 0, crossCheckFailures_ = 0;
+    mutable uint64_t treeMaxChecks_ = 0, ownPlacementChecks_ = 0, readCutChecks_ = 0, singleWriterChecks_ = 0;
+    mutable uint64_t crossCheckFailures_ = 0;
     void crossChecked(uint64_t& checks, bool agrees) const {
         ++checks;
         if (!agrees) ++crossCheckFailures_;
