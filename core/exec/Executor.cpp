@@ -97,6 +97,12 @@ std::optional<uint64_t> Executor::joinResult(ThreadId t) const {
     return th.retval;
 }
 
+uint64_t Executor::joinState(ThreadId t) const {
+    if (t >= threads_.size()) return 1 << 4;
+    const Thread& th = *threads_[t];
+    return uint64_t(th.absent) << 3 | uint64_t(th.detached) << 2 | uint64_t(th.joined) << 1 | uint64_t(joinable(t));
+}
+
 uint32_t Executor::atomicSectionId(ThreadId t) const {
     return threads_[t]->atomicDepth > 0 ? threads_[t]->sectionsEntered : 0;
 }

@@ -101,6 +101,10 @@ public:
     // What a join of t returns when it completes here without error — t joinable, neither joined nor detached
     // yet: its return value; nullopt where such a join would block or fail.
     std::optional<uint64_t> joinResult(ThreadId t) const;
+    // Everything a join of t reaching its call answers from besides t's return value: whether t exists, is absent,
+    // detached, joined already, or joinable — one number, equal in two states exactly when the join blocks, fails or
+    // completes alike in both.
+    uint64_t joinState(ThreadId t) const;
     // Everything a mutex operation on `mutex` answers from (pthread_mutex_lock, trylock, unlock, and cond_wait's
     // release): its owner, a recursive owner's relocks, whether it is destroyed, and its type — one number, equal
     // in two states exactly when every such operation behaves the same in both. nullopt past 2^15 relocks.

@@ -190,4 +190,35 @@ TEST(ExecutorSnapshot, MutexInputTellsWhatAMutexOperationAnswersFrom) {
     EXPECT_EQ(ex.mutexInput(m), freeM);
 }
 
+// Executor::joinState, what a join answers from besides the joined thread's return value (qpor keys the runs of a
+// section that waits in a join by it): a thread still running, one that ended (joinable), one joined already, and a
+// thread id that names no thread — four different numbers.
+TEST(ExecutorSnapshot, JoinStateTellsWhetherAJoinWaits) {
+    auto prog = lower(R"(
+    #include <pthread.h>
+    int x;
+    void *child(void *a) { x = 1; return 0; }
+    int main(void) { pthread_t t; pthread_create(&t, 0, child, 0); pthread_join(t, 0); x = 2; return 0; }
+    )");
+    ASSERT_TRUE(prog);
+    Executor ex(*prog, {});
+    ex.step(0, 0); // main's create
+    ASSERT_EQ(ex.numThreads(), 2u);
+    ASSERT_EQ(ex.thread(0).pending.kind, skein::model::EventKind::ThreadJoin);
+    EXPECT_FALSE(ex.enabled(0)); // the child has not ended: main waits
+    const uint64_t running = ex.joinState(1);
+    ex.step(1, 0); // x = 1, and the child ends
+    const uint64_t ended = ex.joinState(1);
+    EXPECT_TRUE(ex.enabled(0));
+    EXPECT_NE(ended, running);
+    ex.step(0, 0); // the join
+    const uint64_t joined = ex.joinState(1);
+    EXPECT_NE(joined, ended);
+    EXPECT_NE(joined, running);
+    const uint64_t none = ex.joinState(7);
+    EXPECT_NE(none, running);
+    EXPECT_NE(none, ended);
+    EXPECT_NE(none, joined);
+}
+
 } // namespace

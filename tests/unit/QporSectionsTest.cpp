@@ -524,6 +524,25 @@ int main() {
     EXPECT_EQ(waiter.stats.extra.at("section_runs_cached"), 1.0);
 }
 
+// A run that waits in a join inside a section waits for the joined thread's end, which only the state it started in
+// tells (inside a section no other thread runs): Executor::joinState is an input of its runs, as a mutex's state is.
+// join_in_section.c's main draws n, then joins c inside its section: at every C before c ends its runs wait, and they
+// are taken from probeCache_ rather than probed again (section_runs_cached 13; 3 before the forty-first session,
+// when a run waiting for a thread left its inputs unknown). With the join's state left out of the inputs (every
+// state alike), the waiting runs were taken after c's end too, and qpor explored no execution where main's section
+// completes: no error, verdict bounded.
+TEST(QporSections, AJoinARunWaitsInIsAnInputOfItsRuns) {
+    skein::test::Options o;
+    o.explore.detectRaces = false;
+    o.algorithm = "qpor";
+    const auto q = checkSource(skein::test::sourceFile("tests/corpus/svcomp/join_in_section.c"), o);
+    EXPECT_EQ(q.verdict, skein::report::Verdict::Error);
+    EXPECT_EQ(q.stats.executions, 6u); // dfs's 6 traces
+    EXPECT_EQ(q.stats.ssb, 0u);
+    EXPECT_EQ(q.stats.finalStates, 2u);
+    EXPECT_GE(q.stats.extra.at("section_runs_cached"), 10.0);
+}
+
 // At a maximal configuration, each thread still able to enter a section all of whose runs block goes into it until
 // it blocks (blockedSectionFinals): every way in gives a final state where main has exited — here each waiter stores
 // a nondet value before it waits, and the other never enters (a blocked section lets no other thread run): a ∈ {0, 1}

@@ -381,8 +381,9 @@ private:
         uint64_t value = 0;
     };
     // SectionRuns::inputs holds, besides values read (size 1-8), joins (size 0: addr is the thread joined, value its
-    // result) and mutexes (this size: value is Executor::mutexInput).
-    static constexpr uint32_t kMutexInput = ~0u;
+    // result), mutexes (kMutexInput: value is Executor::mutexInput) and joins a run blocked at (kJoinWaitInput: addr
+    // is the thread it waits for, value Executor::joinState).
+    static constexpr uint32_t kMutexInput = ~0u, kJoinWaitInput = ~0u - 1;
     struct SectionRun {
         std::vector<uint32_t> choices; // the outcome of each step
         std::vector<Access> accesses;
@@ -428,6 +429,12 @@ private:
     const std::vector<uint64_t>& probeKey(ThreadId t, const model::Event& pending, const UEvent* pt,
                                           std::span<UEvent* const> baseCauses);
     template <class ValueAt> const SectionRuns* cachedSectionRuns(const std::vector<uint64_t>& key, ValueAt valueAt);
+    // An input of SectionRuns::inputs as the state `at` holds it: a value, a join's result, a mutex's state.
+    static std::optional<uint64_t> inputIn(const exec::Executor& at, uint64_t addr, uint32_t size) {
+        if (size == kMutexInput) return at.mutexInput(addr);
+        if (size == kJoinWaitInput) return at.joinState(ThreadId(addr));
+        return size ? at.peek(addr, size) : at.joinResult(ThreadId(addr)); // (size 0: a join's input)
+    }
     const SectionRuns& sectionRunsIn(const exec::Executor& at, ThreadId t, SectionRuns& probed);
     // Keeps `runs` (moved in) when their inputs are known; returns where they are now: the kept copy, or `runs`.
     const SectionRuns& keepSectionRuns(const std::vector<uint64_t>& key, SectionRuns& runs);

@@ -212,16 +212,25 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
                 out.blocked = true;
                 // (stopped: a failed assume, decided by what it read; else it waits for another thread)
                 // Where it waits is decided by its inputs too when it waits in a cond_wait (inside a section no other
-                // thread runs to signal it) or for a mutex (busy in the state it started in: an input), not for a
-                // thread to end or a semaphore (section_blocks_after_exit.c's waiter: its probe at the next C was
-                // taken from probeCache_).
+                // thread runs to signal it), for a mutex (busy in the state it started in: an input) or in a join
+                // (the joined thread had not ended there: Executor::joinState, an input — join_in_section.c's main,
+                // probed again at every C before the child ended), not for a semaphore
+                // (section_blocks_after_exit.c's waiter: its probe at the next C was taken from probeCache_).
                 if (p->thread(t).state != exec::ThreadState::Stopped) {
                     out.waitsOnThreads = true;
                     const bool inCondWait = !events.empty() && events.back().kind == EventKind::CondWait;
-                    if (!inCondWait && p->thread(t).pending.kind == EventKind::Lock)
-                        noteMutexInput(p->thread(t).pending.addr, events.size());
-                    else if (!inCondWait)
+                    const model::Event& waits = p->thread(t).pending;
+                    if (!inCondWait && waits.kind == EventKind::Lock) {
+                        noteMutexInput(waits.addr, events.size());
+                    } else if (!inCondWait && waits.kind == EventKind::ThreadJoin) {
+                        // (A path that joined the thread before fails at this join instead of waiting.)
+                        const uint64_t joined = waits.value;
+                        auto same = [&](const WordWrite& w) { return w.addr == joined && w.size == kJoinWaitInput; };
+                        if (std::none_of(out.inputs.begin(), out.inputs.end(), same))
+                            out.inputs.push_back({joined, kJoinWaitInput, from.joinState(ThreadId(joined))});
+                    } else if (!inCondWait) {
                         out.inputsKnown = false;
+                    }
                 }
                 noteInputs(*p);
                 AccessUnion accesses(out.blockedAccesses);
@@ -433,10 +442,7 @@ const QporExplorer::SectionRuns& QporExplorer::sectionRunsIn(const exec::Executo
     std::vector<UEvent*>& base = pendingCausesScratch_;
     pendingCausesInto(t, pt, base);
     const std::vector<uint64_t>& key = probeKey(t, ex_.thread(t).pending, pt, base);
-    auto peek = [&](uint64_t addr, uint32_t size) {
-        if (size == kMutexInput) return at.mutexInput(addr);
-        return size ? at.peek(addr, size) : at.joinResult(ThreadId(addr)); // (size 0: a join's input)
-    };
+    auto peek = [&](uint64_t addr, uint32_t size) { return inputIn(at, addr, size); };
     if (const SectionRuns* cached = cachedSectionRuns(key, peek)) return *cached;
     if (&at == &ex_)
         for (auto& [u, runs] : lookaheadRuns_)
@@ -688,8 +694,8 @@ void QporExplorer::sectionPlacementsAt(const UEvent& like, const EventSpec& spec
     const std::vector<uint64_t>& key = probeKey(like.thread, like.label, spec.pt,
                                                 std::span(spec.causes.data(), spec.baseCauses));
     auto valueAt = [&](uint64_t addr, uint32_t size) -> std::optional<uint64_t> {
-        // A join's or a mutex's input: whether it completes, or the mutex is free, here is the replay's to say.
-        if (size == 0 || size == kMutexInput) return std::nullopt;
+        // A join's or a mutex's input: whether the join completes or waits, or the mutex is free, is the replay's.
+        if (size == 0 || size == kMutexInput || size == kJoinWaitInput) return std::nullopt;
         model::Event read;
         read.addr = addr;
         read.size = size;
@@ -713,8 +719,14 @@ void QporExplorer::sectionPlacementsAt(const UEvent& like, const EventSpec& spec
             return;
         }
         if (!scratch_->enabled(like.thread)) return; // it starts with a lock or join that blocks here: no event
-        probed = sectionRunsAt(*scratch_, like.thread);
-        cached = &keepSectionRuns(keep, probed);
+        // The replayed state answers what the history did not (a join's result, a mutex's state): runs kept from a
+        // probe of a state with the same inputs are these runs (join_in_section.c: main's section joins a thread).
+        auto peek = [&](uint64_t addr, uint32_t size) { return inputIn(*scratch_, addr, size); };
+        cached = cachedSectionRuns(keep, peek);
+        if (!cached) {
+            probed = sectionRunsAt(*scratch_, like.thread);
+            cached = &keepSectionRuns(keep, probed);
+        }
     }
     const SectionRuns& runs = *cached;
     if (runs.error) {
