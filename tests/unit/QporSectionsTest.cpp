@@ -400,9 +400,35 @@ int main(void) {
 
 // The time of attempts that were started over (a section site learned more after events were made with it) is its own
 // figure, ms_restarted, out of the phases of the attempt that finished: the six add up to elapsed_ms.
-// children_numbered_alike.c starts over once (its sections' threads are created later: no look ahead at the first
-// start sees them); a program without sections never does, and its ms_restarted is 0.
+// `late` writes x only after five other stores — past the look ahead's four actions — and the section, which wrote y
+// where x == 0, writes z after it: the exploration starts over once. A program without sections never does, and its
+// ms_restarted is 0.
 TEST(QporSections, TheTimeOfAttemptsStartedOverIsReportedApart) {
+    const char* src = R"(
+#include <pthread.h>
+void __VERIFIER_atomic_begin(void);
+void __VERIFIER_atomic_end(void);
+int x, y, z, w;
+void *sect(void *a) {
+  __VERIFIER_atomic_begin();
+  if (x == 0) y = 1; else z = 1;
+  __VERIFIER_atomic_end();
+  return 0;
+}
+void *late(void *a) {
+  w = 1; w = 2; w = 3; w = 4; w = 5;
+  x = 1;
+  return 0;
+}
+int main() {
+  pthread_t s, l;
+  pthread_create(&s, 0, sect, 0);
+  pthread_create(&l, 0, late, 0);
+  pthread_join(s, 0);
+  pthread_join(l, 0);
+  return 0;
+}
+)";
     auto phases = [](const skein::report::CheckResult& r) {
         double sum = 0;
         for (const char* k : {"ms_restarted", "ms_execute", "ms_extensions", "ms_comb", "ms_cex", "ms_other"})
@@ -411,7 +437,10 @@ TEST(QporSections, TheTimeOfAttemptsStartedOverIsReportedApart) {
     };
     skein::test::Options o;
     o.algorithm = "qpor";
-    const auto restarted = checkSource(skein::test::sourceFile("tests/corpus/threads/children_numbered_alike.c"), o);
+    o.explore.detectRaces = false;
+    const auto restarted = checkSource(src, o);
+    EXPECT_EQ(restarted.stats.executions, 2u); // the section before or after x = 1
+    EXPECT_EQ(restarted.stats.finalStates, 2u);
     EXPECT_EQ(restarted.stats.extra.at("section_restarts"), 1.0);
     EXPECT_GT(restarted.stats.extra.at("ms_restarted"), 0.0);
     EXPECT_LT(restarted.stats.extra.at("ms_restarted"), restarted.stats.elapsedMs);
@@ -458,6 +487,15 @@ TEST(QporSections, ASiteLooksAheadAtOtherThreadsBeforeItsFirstEvent) {
     EXPECT_EQ(later.stats.ssb, 0u);
     EXPECT_EQ(later.stats.extra.at("section_restarts"), 0.0);
     EXPECT_EQ(later.stats.extra.at("section_lookaheads"), 1.0);
+    // A thread the look ahead's actions create that starts at the site too is probed there, and after the site's
+    // first section: children_numbered_alike.c's second worker creates a child whose run, after the first worker's
+    // child wrote x0, writes x1 (it started over, until the forty-first session).
+    const auto child = checkSource(skein::test::sourceFile("tests/corpus/threads/children_numbered_alike.c"), o);
+    EXPECT_EQ(child.stats.executions, 6u); // dfs's traces (its header)
+    EXPECT_EQ(child.stats.ssb, 0u);
+    EXPECT_EQ(child.stats.finalStates, 2u);
+    EXPECT_EQ(child.stats.extra.at("section_restarts"), 0.0);
+    EXPECT_EQ(child.stats.extra.at("section_lookaheads"), 2.0);
 }
 
 // A section's mutex operations answer from the mutex's state, an input of its runs like a value read
