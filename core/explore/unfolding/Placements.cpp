@@ -520,10 +520,12 @@ void QporExplorer::earlierPlacements(UEvent* e) {
     std::vector<const UEvent*> fast;
     const uint64_t allocated = es_.allocated();
     if (!singleWriterPlacements(*e, &fast) || footprintGrew_ || unsupported_) return;
-    std::sort(walkMade.begin(), walkMade.end());
-    walkMade.erase(std::unique(walkMade.begin(), walkMade.end()), walkMade.end());
-    std::sort(fast.begin(), fast.end());
-    fast.erase(std::unique(fast.begin(), fast.end()), fast.end());
+    auto asSet = [](std::vector<const UEvent*>& v) {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+    };
+    asSet(walkMade);
+    asSet(fast);
     crossChecked(singleWriterChecks_, es_.allocated() == allocated && fast == walkMade);
 }
 
@@ -593,7 +595,9 @@ bool QporExplorer::singleWriterPlacements(const UEvent& e, std::vector<const UEv
         return true;
     };
     for (const UEvent* x : xs) {
-        bool named = false; // some word's option is x: else this combination is a later x's
+        // Some word's option is x; else this combination's latest anchor is an earlier write of u, whose turn
+        // comes further on.
+        bool named = false;
         for (size_t j = 0; j < accesses; ++j) {
             const uint32_t first = placeRanges_[j], last = placeRanges_[j + 1] - 1;
             auto at = [&] { return placeAnchors_[placeOpts_[first + idx[j]].first]; }; // (not the last option)

@@ -105,6 +105,11 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
     // 0, and a state where the read succeeds got the failed run: QporSections.AFailedRunThatWritesLessReadsOnly).
     // A mutex operation answers from the mutex's state (Executor::mutexInput): an input too, unless an earlier step
     // of this path (before step `before`) operated on that mutex — then the path itself set what it finds.
+    // Each input once (by place and kind): a path that reads a word twice before writing it read one value.
+    auto addInput = [&](uint64_t addr, uint32_t size, uint64_t value) {
+        auto same = [&](const WordWrite& w) { return w.addr == addr && w.size == size; };
+        if (std::none_of(out.inputs.begin(), out.inputs.end(), same)) out.inputs.push_back({addr, size, value});
+    };
     auto mutexOf = [](const model::Event& ev) { return ev.kind == EventKind::CondWait ? ev.addr2 : ev.addr; };
     auto noteMutexInput = [&](uint64_t m, size_t before) {
         for (size_t j = 0; j < before; ++j)
@@ -114,8 +119,7 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
             out.inputsKnown = false;
             return;
         }
-        auto same = [&](const WordWrite& w) { return w.addr == m && w.size == kMutexInput; };
-        if (std::none_of(out.inputs.begin(), out.inputs.end(), same)) out.inputs.push_back({m, kMutexInput, *state});
+        addInput(m, kMutexInput, *state);
     };
     auto noteInputs = [&](const exec::Executor& end) {
         if (end.thread(t).state == exec::ThreadState::Stopped && !end.wasCut(t)) out.inputsKnown = false;
@@ -154,9 +158,7 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
                 out.inputsKnown = false;
                 break;
             }
-            auto same = [&](const WordWrite& w) { return w.addr == ev.addr && w.size == ev.size; };
-            if (std::none_of(out.inputs.begin(), out.inputs.end(), same))
-                out.inputs.push_back({ev.addr, ev.size, ev.value});
+            addInput(ev.addr, ev.size, ev.value);
         }
     };
     // Depth first over the outcomes of each step; the last outcome reuses the copy of the state.
@@ -224,10 +226,7 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
                         noteMutexInput(waits.addr, events.size());
                     } else if (!inCondWait && waits.kind == EventKind::ThreadJoin) {
                         // (A path that joined the thread before fails at this join instead of waiting.)
-                        const uint64_t joined = waits.value;
-                        auto same = [&](const WordWrite& w) { return w.addr == joined && w.size == kJoinWaitInput; };
-                        if (std::none_of(out.inputs.begin(), out.inputs.end(), same))
-                            out.inputs.push_back({joined, kJoinWaitInput, from.joinState(ThreadId(joined))});
+                        addInput(waits.value, kJoinWaitInput, from.joinState(ThreadId(waits.value)));
                     } else if (!inCondWait) {
                         out.inputsKnown = false;
                     }
