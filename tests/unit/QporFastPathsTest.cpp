@@ -27,7 +27,7 @@ double counter(const skein::report::CheckResult& r, const char* name) {
 }
 
 void fastPathsAgree(GeneratorFlags flags, int programs) {
-    double treeMax = 0, ownPlacement = 0, readCut = 0, singleWriter = 0;
+    double treeMax = 0, ownPlacement = 0, readCut = 0, singleWriter = 0, siblings = 0;
     const int checked = forEachSmallProgram(
         flags, int(envNumber("SKEIN_DIFF_PROGRAMS", programs)), uint32_t(envNumber("SKEIN_DIFF_SEED", 1)), 20000,
         [&](uint32_t seed, const std::string&, const skein::program::Program& prog,
@@ -48,6 +48,7 @@ void fastPathsAgree(GeneratorFlags flags, int programs) {
                 ownPlacement += counter(crossed, "cross_checks_own_placement");
                 readCut += counter(crossed, "cross_checks_read_cut");
                 singleWriter += counter(crossed, "cross_checks_single_writer");
+                siblings += counter(crossed, "cross_checks_siblings");
                 ASSERT_EQ(errorSet(crossed), errorSet(plain));
                 ASSERT_EQ(crossed.stats.executions, plain.stats.executions);
                 ASSERT_EQ(crossed.stats.blocked, plain.stats.blocked);
@@ -56,8 +57,8 @@ void fastPathsAgree(GeneratorFlags flags, int programs) {
             }
         });
     std::printf("fast paths: %d programs; cross-checks: treeMaxIn %.0f, onlyItsOwnPlacement %.0f, read cut %.0f, "
-                "single writer %.0f\n",
-                checked, treeMax, ownPlacement, readCut, singleWriter);
+                "single writer %.0f, siblings %.0f\n",
+                checked, treeMax, ownPlacement, readCut, singleWriter, siblings);
     // Both fast paths decide often on these programs: a check that never ran could not fail.
     EXPECT_GT(treeMax, 10.0 * checked);
     EXPECT_GT(ownPlacement, 10.0 * checked);
@@ -94,15 +95,17 @@ TEST(QporFastPaths, AMultiWordReadSkipsWhatAPlacedPlacementMade) {
         q.algorithm = "qpor";
         const auto base = skein::test::checkSource(skein::test::sourceFile(file), q);
         // (Main's reading section is placed as a plain event: the cut applies to it, 24 times.)
-        if (std::string(file).find("section_snapshot") != std::string::npos)
+        if (std::string(file).find("section_snapshot") != std::string::npos) {
             EXPECT_GT(counter(base, "placements_cut"), 0);
+        }
         q.explore.qporCrossCheck = true;
         const auto checked = skein::test::checkSource(skein::test::sourceFile(file), q);
         checks += counter(checked, "cross_checks_read_cut");
         singleWriter += counter(checked, "cross_checks_single_writer");
         if (std::string(file).find("strlen_growing") != std::string::npos ||
-            std::string(file).find("section_snapshot") != std::string::npos)
+            std::string(file).find("section_snapshot") != std::string::npos) {
             EXPECT_GT(counter(checked, "cross_checks_single_writer"), 0);
+        }
         EXPECT_EQ(counter(checked, "cross_check_failures"), 0);
         EXPECT_EQ(checked.stats.executions, base.stats.executions);
         EXPECT_EQ(counter(checked, "u_events"), counter(base, "u_events"));
@@ -120,6 +123,10 @@ TEST(QporFastPaths, AgreeWithTheirRulesWithConditionVariablesAndFree) {
 
 TEST(QporFastPaths, AgreeWithTheirRulesWithCopiesAndCompareExchanges) {
     fastPathsAgree({.memory = true, .cas = true}, 100);
+}
+
+TEST(QporFastPaths, AgreeWithTheirRulesWithCompareExchangesInSections) {
+    fastPathsAgree({.atomicSections = false, .cas = true, .wideCas = true, .casInSections = true}, 100);
 }
 
 } // namespace

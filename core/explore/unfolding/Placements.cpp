@@ -644,13 +644,24 @@ void QporExplorer::siblingsAfterNewAccess(const UEvent* n) {
         UEvent* a = stack_[i].e;
         if (!a || !hasRunAccesses(*a) || es_.leq(a, n)) continue;
         const std::vector<Access>& footprint = sections_->at(a->label.loc).footprint;
-        const bool opens = std::any_of(n->accesses.begin(), n->accesses.end(), [&](const Access& x) {
+        bool leftAlone = false; // n touches a word of the footprint a leaves alone
+        std::vector<Resource>& fixed = siblingFixedScratch_; // ... or reads one a reads, from the same write
+        fixed.clear();
+        for (const Access& x : n->accesses) {
             if (std::none_of(footprint.begin(), footprint.end(), [&](const Access& f) { return f.res == x.res; }))
-                return false;
+                continue;
             const Access* own = a->access(x.res);
-            return !own || (own->mode == Mode::Read && x.mode == Mode::Read && own->parent == x.parent);
-        });
-        if (!opens) continue;
+            if (!own) leftAlone = true;
+            else if (own->mode == Mode::Read && x.mode == Mode::Read && own->parent == x.parent) fixed.push_back(x.res);
+        }
+        if (!leftAlone && fixed.empty()) continue;
+        const bool unchanged = !leftAlone && siblingsFixedBy(*a, fixed);
+        if (unchanged && !crossCheck_) {
+            ++siblingWalksSkipped_;
+            continue;
+        }
+        const uint64_t allocated = es_.allocated();
+        const size_t inU = es_.uSize();
         UEvent like;
         footprintLike(*a, like);
         std::vector<UEvent*> parents;
@@ -660,6 +671,8 @@ void QporExplorer::siblingsAfterNewAccess(const UEvent* n) {
         makeEvent(like, parents, {});
         if (!footprintGrew_ && !unsupported_) earlierPlacements(&like);
         siblingsOf_ = nullptr;
+        if (unchanged) // the walk siblingsFixedBy spares must make no event nor bring one back into U
+            crossChecked(siblingSkipChecks_, es_.allocated() == allocated && es_.uSize() == inU && !footprintGrew_);
         if (footprintGrew_ || unsupported_) return;
     }
 }

@@ -424,6 +424,7 @@ void QporExplorer::popNode() {
     st.extra["enabled_reused"] = double(enReused_);   // ... and taken over from the parent configuration
     st.extra["placements_reused"] = double(placementsReused_);
     st.extra["placements_cut"] = double(placementsCut_);
+    st.extra["sibling_walks_skipped"] = double(siblingWalksSkipped_);
     st.extra["snapshots_taken"] = double(snapshotsTaken_);
     st.extra["snapshots_restored"] = double(snapshotsRestored_);
     st.extra["race_events_fed"] = double(races_.eventsFed());
@@ -448,6 +449,7 @@ void QporExplorer::popNode() {
         st.extra["cross_checks_own_placement"] = double(ownPlacementChecks_);
         st.extra["cross_checks_read_cut"] = double(readCutChecks_);
         st.extra["cross_checks_single_writer"] = double(singleWriterChecks_);
+        st.extra["cross_checks_siblings"] = double(siblingSkipChecks_);
         st.extra["cross_check_failures"] = double(crossCheckFailures_);
     }
 }

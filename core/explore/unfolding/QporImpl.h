@@ -416,7 +416,7 @@ private:
     SectionRuns sectionRunsAt(const exec::Executor& from, ThreadId t);
     // Section runs probed before, by thread, site, pt and base causes (which fix the thread's own state) — each
     // with the values it read (SectionRuns::inputs): a state that holds them has the same runs, without a replay of
-    // its history or a probe on a copy of the executor (cachedSectionRuns, Sections.cpp).
+    // its history or a probe on a copy of the executor (cachedSectionRuns).
     struct ProbeGroup { // the probes of one start that read the same places, by the values they read there
         std::vector<std::pair<uint64_t, uint32_t>> reads;
         std::unordered_map<std::vector<uint64_t>, SectionRuns, KeyHash> byValues;
@@ -428,7 +428,30 @@ private:
     size_t probesKept_ = 0;          // ... the probes it holds (keepSectionRuns bounds them)
     const std::vector<uint64_t>& probeKey(ThreadId t, const model::Event& pending, const UEvent* pt,
                                           std::span<UEvent* const> baseCauses);
-    template <class ValueAt> const SectionRuns* cachedSectionRuns(const std::vector<uint64_t>& key, ValueAt valueAt);
+    // The runs probed before from a state where the section's thread was as now and every value they read was what
+    // valueAt(addr, size) gives now (nothing when it cannot tell): by induction over the steps of each run, each
+    // reads the same values, takes the same branches and outcomes, and so touches, writes and blocks the same.
+    // `start`: the look-up is for a start (counted in sectionRunsCached_), not a question about one (siblingsFixedBy).
+    template <class ValueAt>
+    const SectionRuns* cachedSectionRuns(const std::vector<uint64_t>& key, ValueAt valueAt, bool start = true) {
+        auto it = probeCache_.find(key);
+        if (it == probeCache_.end()) return nullptr;
+        std::vector<uint64_t>& values = probeValuesScratch_;
+        for (const ProbeGroup& g : it->second) {
+            values.clear();
+            for (auto [addr, size] : g.reads) {
+                const std::optional<uint64_t> v = valueAt(addr, size);
+                if (!v) break;
+                values.push_back(*v);
+            }
+            if (values.size() != g.reads.size()) continue;
+            if (auto hit = g.byValues.find(values); hit != g.byValues.end()) {
+                if (start) ++sectionRunsCached_;
+                return &hit->second;
+            }
+        }
+        return nullptr;
+    }
     // An input of SectionRuns::inputs as the state `at` holds it: a value, a join's result, a mutex's state.
     static std::optional<uint64_t> inputIn(const exec::Executor& at, uint64_t addr, uint32_t size) {
         if (size == kMutexInput) return at.mutexInput(addr);
@@ -472,6 +495,9 @@ private:
     void footprintLike(const UEvent& e, UEvent& like) const;
     UEvent* treeMaxBeside(const UEvent& e, const Resource& r) const;
     void siblingsAfterNewAccess(const UEvent* n);
+    bool siblingsFixedBy(const UEvent& a, std::span<const Resource> fixed);
+    std::vector<Resource> siblingFixedScratch_;
+    uint64_t siblingWalksSkipped_ = 0; // sibling walks siblingsFixedBy showed would make nothing
     // While the placements of an event of C are walked for its siblings, that event: the events of C after it (a
     // join of its thread, then a read) cannot precede its siblings, whose histories would then hold it.
     const UEvent* siblingsOf_ = nullptr;
@@ -554,6 +580,7 @@ private:
     // ExploreOptions::qporCrossCheck: a fast path's answers against its slow rule's (treeMaxIn, onlyItsOwnPlacement).
     const bool crossCheck_;
     mutable uint64_t treeMaxChecks_ = 0, ownPlacementChecks_ = 0, readCutChecks_ = 0, singleWriterChecks_ = 0;
+    mutable uint64_t siblingSkipChecks_ = 0;
     mutable uint64_t crossCheckFailures_ = 0;
     void crossChecked(uint64_t& checks, bool agrees) const {
         ++checks;

@@ -1,7 +1,7 @@
 // Learning what an SV-COMP atomic section does without running it at every start (DESIGN.md "Learning a section's
 // runs cheaply"): the key under which a start's runs are kept (probeKey), their keeping (keepSectionRuns; the
-// look-up, cachedSectionRuns, is a template beside its callers in Sections.cpp), and the look ahead at a site's
-// first start (lookAheadOfSite).
+// look-up, cachedSectionRuns, is a template in QporImpl.h), what they tell of a section event's siblings after a
+// read beside it (siblingsFixedBy), and the look ahead at a site's first start (lookAheadOfSite).
 #include <algorithm>
 
 #include "core/explore/unfolding/QporImpl.h"
@@ -44,6 +44,44 @@ const std::vector<uint64_t>& QporExplorer::probeKey(ThreadId t, const model::Eve
     }
     ids(baseCauses);
     return key;
+}
+
+// Whether placing the siblings of a (an event of C at a site whose runs vary by history) after a new event n of C
+// beside it can make nothing new, where n's only accesses to the site's footprint are reads of words a reads too,
+// from the same writes (`fixed`; siblingsAfterNewAccess). A sibling made by that walk whose history holds n takes
+// each fixed word's parent at or below a's (the walk goes down the trees from footprintLike's) and at or above n's,
+// which is a's: it reads in them what a read. When the runs at a's history — kept in probeCache_ — read nothing
+// else before writing it themselves (their inputs are fixed words), the cache's own argument gives the same runs at
+// every such history; and when none of them writes a fixed word, n is none of their events' parents (a run's
+// parents are writes of the words it touches) or causes (the last readers of the parents of the words it writes,
+// which n does not read: its footprint words are fixed ones). Those events are then ones with a parent and causes
+// in C without n — the walk made before n joined C, at a's own placement or after the event of C that brought
+// them (this function or the walk) — in conflict with a, which is in C since, and so still in U. cas_in_section.c
+// -DWINS: a loser's compare-exchange reads x, as the later loser beside it does; every run from there reads only x
+// and fails, the sibling walk after the later loser was a fifth of the exploration's instructions. False when it
+// cannot tell (the runs not kept, an input not a fixed word, a join's or mutex's input): the walk is made.
+bool QporExplorer::siblingsFixedBy(const UEvent& a, std::span<const Resource> fixed) {
+    auto isFixed = [&](const Resource& r) { return std::find(fixed.begin(), fixed.end(), r) != fixed.end(); };
+    auto valueAt = [&](uint64_t addr, uint32_t size) -> std::optional<uint64_t> {
+        if (size == 0 || size == kMutexInput || size == kJoinWaitInput) return std::nullopt;
+        model::Event read;
+        read.addr = addr;
+        read.size = size;
+        uint64_t value = 0;
+        for (uint64_t w = addr & ~uint64_t(model::kWordSize - 1); w < addr + size; w += model::kWordSize) {
+            const Resource r{w, ResKind::Memory};
+            if (!segments_->perWord(w) || !isFixed(r) || !bytesAfter(read, w, a.access(r)->parent, true, value))
+                return std::nullopt;
+        }
+        return value;
+    };
+    const std::vector<uint64_t>& key = probeKey(a.thread, a.label, a.pt, std::span(a.causes.data(), a.baseCauses));
+    const SectionRuns* runs = cachedSectionRuns(key, valueAt, false);
+    if (!runs || runs->error) return false;
+    for (const SectionRun& r : runs->runs)
+        for (const Access& x : r.accesses)
+            if (x.mode == Mode::Write && isFixed(x.res)) return false;
+    return true;
 }
 
 const QporExplorer::SectionRuns& QporExplorer::keepSectionRuns(const std::vector<uint64_t>& key, SectionRuns& runs) {

@@ -405,30 +405,6 @@ void QporExplorer::runSpecAt(const SectionRun& r, std::span<UEvent* const> preds
     }
 }
 
-// The runs probed before from a state where the section's thread was as now and every value they read was what
-// valueAt(addr, size) gives now (nothing when it cannot tell): by induction over the steps of each run, each reads
-// the same values, takes the same branches and outcomes, and so touches, writes and blocks the same.
-template <class ValueAt>
-const QporExplorer::SectionRuns* QporExplorer::cachedSectionRuns(const std::vector<uint64_t>& key, ValueAt valueAt) {
-    auto it = probeCache_.find(key);
-    if (it == probeCache_.end()) return nullptr;
-    std::vector<uint64_t>& values = probeValuesScratch_;
-    for (const ProbeGroup& g : it->second) {
-        values.clear();
-        for (auto [addr, size] : g.reads) {
-            const std::optional<uint64_t> v = valueAt(addr, size);
-            if (!v) break;
-            values.push_back(*v);
-        }
-        if (values.size() != g.reads.size()) continue;
-        if (auto hit = g.byValues.find(values); hit != g.byValues.end()) {
-            ++sectionRunsCached_;
-            return &hit->second;
-        }
-    }
-    return nullptr;
-}
-
 // Thread t's section starting in `at` — C's state, or one where other threads went on from C (lookAheadOfSite),
 // where t's own state is still C's: its runs kept from an earlier probe (probeCache_), or probed now into `probed`
 // (and kept when their inputs are known).
