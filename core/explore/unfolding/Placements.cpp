@@ -97,7 +97,7 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
     }
     optional.group();
     UEvent* placed = nullptr; // the event of `place({})`
-    auto place = [&](std::span<UEvent* const> chosen) {
+    auto placeAt = [&](std::span<UEvent* const> chosen) {
         PlaceEvents& preds = mkPreds_;
         preds.assign(base.begin(), base.end());
         preds.insert(preds.end(), chosen.begin(), chosen.end());
@@ -157,6 +157,19 @@ UEvent* QporExplorer::makeEvent(const UEvent& like, std::span<UEvent* const> anc
         if (e == &like) return true;
         es_.addToU(e);
         return true;
+    };
+    // A sibling walk (siblingsAfterNewAccess) makes only the placements whose history holds the new event of C it
+    // follows: each other one was made by the walk of the newest event of C in its history, or by the section
+    // event's own placement — its anchors and readers were options then, and their events, in conflict with that
+    // event of C, are still in U. (Cross-checked: made, they must make no event nor bring one back into U.)
+    auto place = [&](std::span<UEvent* const> chosen) {
+        if (!siblingsAfter_ || holdsSiblingsAfter(base) || holdsSiblingsAfter(chosen)) return placeAt(chosen);
+        if (!crossCheck_) return true;
+        const uint64_t allocated = es_.allocated();
+        const size_t inU = es_.uSize();
+        const bool goOn = placeAt(chosen);
+        crossChecked(siblingWalkChecks_, es_.allocated() == allocated && es_.uSize() == inU);
+        return goOn;
     };
     if (optional.empty()) {
         place({});
@@ -668,9 +681,10 @@ void QporExplorer::siblingsAfterNewAccess(const UEvent* n) {
         for (const Access& x : like.accesses)
             if (x.parent) parents.push_back(x.parent);
         siblingsOf_ = a;
+        siblingsAfter_ = n;
         makeEvent(like, parents, {});
         if (!footprintGrew_ && !unsupported_) earlierPlacements(&like);
-        siblingsOf_ = nullptr;
+        siblingsOf_ = siblingsAfter_ = nullptr;
         if (unchanged) // the walk siblingsFixedBy spares must make no event nor bring one back into U
             crossChecked(siblingSkipChecks_, es_.allocated() == allocated && es_.uSize() == inU && !footprintGrew_);
         if (footprintGrew_ || unsupported_) return;

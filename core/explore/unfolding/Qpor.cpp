@@ -450,6 +450,7 @@ void QporExplorer::popNode() {
         st.extra["cross_checks_read_cut"] = double(readCutChecks_);
         st.extra["cross_checks_single_writer"] = double(singleWriterChecks_);
         st.extra["cross_checks_siblings"] = double(siblingSkipChecks_);
+        st.extra["cross_checks_sibling_walk"] = double(siblingWalkChecks_);
         st.extra["cross_check_failures"] = double(crossCheckFailures_);
     }
 }

@@ -502,6 +502,12 @@ private:
     // join of its thread, then a read) cannot precede its siblings, whose histories would then hold it.
     const UEvent* siblingsOf_ = nullptr;
     bool afterSiblingsOf(const UEvent* r) const { return siblingsOf_ && es_.leq(siblingsOf_, r); }
+    // ... and the new event of C they are placed after: a placement whose history does not hold it (no anchor
+    // follows it) was made before, by the walk of the newest event of C in its history (siblingsAfterNewAccess).
+    const UEvent* siblingsAfter_ = nullptr;
+    bool holdsSiblingsAfter(std::span<UEvent* const> anchors) const {
+        return std::any_of(anchors.begin(), anchors.end(), [&](const UEvent* x) { return es_.leq(siblingsAfter_, x); });
+    }
     bool hasRunAccessSites_ = false;    // some site's events have their runs' accesses (the walk above is needed)
     std::map<std::vector<uint32_t>, uint32_t> runIds_; // a section run's steps → its number (runOf)
     std::vector<std::vector<uint32_t>> runSteps_;
@@ -580,7 +586,7 @@ private:
     // ExploreOptions::qporCrossCheck: a fast path's answers against its slow rule's (treeMaxIn, onlyItsOwnPlacement).
     const bool crossCheck_;
     mutable uint64_t treeMaxChecks_ = 0, ownPlacementChecks_ = 0, readCutChecks_ = 0, singleWriterChecks_ = 0;
-    mutable uint64_t siblingSkipChecks_ = 0;
+    mutable uint64_t siblingSkipChecks_ = 0, siblingWalkChecks_ = 0;
     mutable uint64_t crossCheckFailures_ = 0;
     void crossChecked(uint64_t& checks, bool agrees) const {
         ++checks;
