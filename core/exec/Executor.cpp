@@ -103,6 +103,12 @@ uint64_t Executor::joinState(ThreadId t) const {
     return uint64_t(th.absent) << 3 | uint64_t(th.detached) << 2 | uint64_t(th.joined) << 1 | uint64_t(joinable(t));
 }
 
+uint64_t Executor::objectState(uint32_t id) const {
+    const Object* o = memory_.object(id);
+    if (!o) return 0;
+    return uint64_t(1) << 48 | uint64_t(o->kind) << 40 | uint64_t(o->alive) << 32 | o->size;
+}
+
 uint32_t Executor::atomicSectionId(ThreadId t) const {
     return threads_[t]->atomicDepth > 0 ? threads_[t]->sectionsEntered : 0;
 }

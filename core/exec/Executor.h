@@ -109,6 +109,10 @@ public:
     // release): its owner, a recursive owner's relocks, whether it is destroyed, and its type — one number, equal
     // in two states exactly when every such operation behaves the same in both. nullopt past 2^15 relocks.
     std::optional<uint64_t> mutexInput(uint64_t mutex) const;
+    // Everything a free() of a pointer to object `id` (offset 0) answers from: whether the object exists, its kind,
+    // whether it is alive and its size — one number, equal in two states exactly when the free succeeds (and frees
+    // as many bytes) or fails alike in both.
+    uint64_t objectState(uint32_t id) const;
     // 0 when thread t's pending event is outside an atomic section; else a number naming the section (equal for
     // the events of one section, different for two sections of the thread, even back to back).
     uint32_t atomicSectionId(ThreadId t) const;

@@ -221,4 +221,31 @@ TEST(ExecutorSnapshot, JoinStateTellsWhetherAJoinWaits) {
     EXPECT_NE(none, joined);
 }
 
+// objectState is what a free() answers from: it tells an object that does not exist, one alive and one freed apart,
+// and two live objects of different sizes (a free of either succeeds, but frees as many bytes as the object has).
+TEST(ExecutorSnapshot, ObjectStateTellsWhetherAFreeSucceeds) {
+    auto prog = lower(R"(
+    #include <stdlib.h>
+    int *p, *q;
+    int main(void) { p = malloc(4); q = malloc(8); free(p); return 0; }
+    )");
+    ASSERT_TRUE(prog);
+    Executor ex(*prog, {});
+    ASSERT_EQ(ex.thread(0).pending.kind, skein::model::EventKind::Write); // p's store: its value is p
+    const uint32_t pid = skein::program::pointerObject(ex.thread(0).pending.value);
+    const uint64_t alive = ex.objectState(pid);
+    ex.step(0, 0);
+    ASSERT_EQ(ex.thread(0).pending.kind, skein::model::EventKind::Write); // q's store
+    EXPECT_NE(ex.objectState(skein::program::pointerObject(ex.thread(0).pending.value)), alive); // 8 bytes, not 4
+    for (int i = 0; i < 4 && ex.thread(0).pending.kind != skein::model::EventKind::Free; ++i)
+        ex.step(0, 0); // (p's read)
+    ASSERT_EQ(ex.thread(0).pending.kind, skein::model::EventKind::Free);
+    ex.step(0, 0); // the free
+    const uint64_t freed = ex.objectState(pid);
+    EXPECT_NE(freed, alive);
+    const uint64_t none = ex.objectState(pid + 5);
+    EXPECT_NE(none, alive);
+    EXPECT_NE(none, freed);
+}
+
 } // namespace

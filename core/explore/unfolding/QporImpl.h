@@ -381,9 +381,11 @@ private:
         uint64_t value = 0;
     };
     // SectionRuns::inputs holds, besides values read (size 1-8), joins (size 0: addr is the thread joined, value its
-    // result), mutexes (kMutexInput: value is Executor::mutexInput) and joins a run blocked at (kJoinWaitInput: addr
-    // is the thread it waits for, value Executor::joinState).
-    static constexpr uint32_t kMutexInput = ~0u, kJoinWaitInput = ~0u - 1;
+    // result), mutexes (kMutexInput: value is Executor::mutexInput), joins a run blocked at (kJoinWaitInput: addr
+    // is the thread it waits for, value Executor::joinState) and objects it frees (kObjectInput: addr is the object's
+    // id, value Executor::objectState).
+    static constexpr uint32_t kMutexInput = ~0u, kJoinWaitInput = ~0u - 1, kObjectInput = ~0u - 2;
+    static bool isValueInput(uint32_t size) { return size != 0 && size <= 8; }
     struct SectionRun {
         std::vector<uint32_t> choices; // the outcome of each step
         std::vector<Access> accesses;
@@ -452,10 +454,12 @@ private:
         }
         return nullptr;
     }
-    // An input of SectionRuns::inputs as the state `at` holds it: a value, a join's result, a mutex's state.
+    // An input of SectionRuns::inputs as the state `at` holds it: a value, a join's result, a mutex's or an
+    // object's state.
     static std::optional<uint64_t> inputIn(const exec::Executor& at, uint64_t addr, uint32_t size) {
         if (size == kMutexInput) return at.mutexInput(addr);
         if (size == kJoinWaitInput) return at.joinState(ThreadId(addr));
+        if (size == kObjectInput) return at.objectState(uint32_t(addr));
         return size ? at.peek(addr, size) : at.joinResult(ThreadId(addr)); // (size 0: a join's input)
     }
     const SectionRuns& sectionRunsIn(const exec::Executor& at, ThreadId t, SectionRuns& probed);

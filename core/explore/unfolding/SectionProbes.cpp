@@ -59,11 +59,11 @@ const std::vector<uint64_t>& QporExplorer::probeKey(ThreadId t, const model::Eve
 // them (this function or the walk) — in conflict with a, which is in C since, and so still in U. cas_in_section.c
 // -DWINS: a loser's compare-exchange reads x, as the later loser beside it does; every run from there reads only x
 // and fails, the sibling walk after the later loser was a fifth of the exploration's instructions. False when it
-// cannot tell (the runs not kept, an input not a fixed word, a join's or mutex's input): the walk is made.
+// cannot tell (the runs not kept, an input not a fixed word, a join's, mutex's or object's input): the walk is made.
 bool QporExplorer::siblingsFixedBy(const UEvent& a, std::span<const Resource> fixed) {
     auto isFixed = [&](const Resource& r) { return std::find(fixed.begin(), fixed.end(), r) != fixed.end(); };
     auto valueAt = [&](uint64_t addr, uint32_t size) -> std::optional<uint64_t> {
-        if (size == 0 || size == kMutexInput || size == kJoinWaitInput) return std::nullopt;
+        if (!isValueInput(size)) return std::nullopt;
         model::Event read;
         read.addr = addr;
         read.size = size;

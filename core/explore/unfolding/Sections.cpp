@@ -98,11 +98,12 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
     // The values this path read from the state it started in (a byte it wrote before is its own): with the same
     // values there, it runs the same. A join that completed is an input too (size 0, the joined thread's id): it
     // completes wherever that thread can be joined, with the same return value (Executor::joinResult); so is the
-    // state of a mutex it locks, unlocks or waits with (noteMutexInput). Anything else it does with other threads'
-    // objects — a free, a copy or a library function's access — leaves
-    // the inputs unknown (SectionRuns::inputsKnown), and so does a
-    // path stopped by an error or a bound: a read of a freed object fails with no value (it was taken for a read of
-    // 0, and a state where the read succeeds got the failed run: QporSections.AFailedRunThatWritesLessReadsOnly).
+    // state of a mutex it locks, unlocks or waits with (noteMutexInput), and the state of an object it frees
+    // (Executor::objectState: whether it is alive, its size; a path stopped by a free that failed — a double free —
+    // is known by it too). Anything else it does with other threads' objects — a realloc, a copy or a library
+    // function's access — leaves the inputs unknown (SectionRuns::inputsKnown), and so does a path stopped by any
+    // other error or a bound: a read of a freed object fails with no value (it was taken for a read of 0, and a
+    // state where the read succeeds got the failed run: QporSections.AFailedRunThatWritesLessReadsOnly).
     // A mutex operation answers from the mutex's state (Executor::mutexInput): an input too, unless an earlier step
     // of this path (before step `before`) operated on that mutex — then the path itself set what it finds.
     // Each input once (by place and kind): a path that reads a word twice before writing it read one value.
@@ -121,8 +122,10 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
         }
         addInput(m, kMutexInput, *state);
     };
+    auto frees = [](const model::Event& ev) { return ev.kind == EventKind::Free && !ev.value2; }; // (not a realloc)
     auto noteInputs = [&](const exec::Executor& end) {
-        if (end.thread(t).state == exec::ThreadState::Stopped && !end.wasCut(t)) out.inputsKnown = false;
+        const bool stopped = end.thread(t).state == exec::ThreadState::Stopped && !end.wasCut(t);
+        if (stopped && (events.empty() || !frees(events.back()))) out.inputsKnown = false;
         for (const model::Event& ev : events)
             if (ev.kind != EventKind::Write && ev.kind != EventKind::Fence) out.onlyStores = false;
         for (size_t i = 0; i < events.size() && out.inputsKnown; ++i) {
@@ -130,6 +133,11 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
             if (ev.kind == EventKind::Write || ev.kind == EventKind::Nondet || ev.kind == EventKind::Fence) continue;
             if (ev.isMutexOp()) {
                 noteMutexInput(mutexOf(ev), i);
+                continue;
+            }
+            if (frees(ev)) {
+                const uint32_t object = program::pointerObject(ev.addr);
+                addInput(object, kObjectInput, from.objectState(object));
                 continue;
             }
             if (ev.kind == EventKind::ThreadJoin) { // (the thread it joins ran before: nothing else ran since)
@@ -669,8 +677,9 @@ void QporExplorer::sectionPlacementsAt(const UEvent& like, const EventSpec& spec
     const std::vector<uint64_t>& key = probeKey(like.thread, like.label, spec.pt,
                                                 std::span(spec.causes.data(), spec.baseCauses));
     auto valueAt = [&](uint64_t addr, uint32_t size) -> std::optional<uint64_t> {
-        // A join's or a mutex's input: whether the join completes or waits, or the mutex is free, is the replay's.
-        if (size == 0 || size == kMutexInput || size == kJoinWaitInput) return std::nullopt;
+        // A join's, a mutex's or an object's input: whether the join completes or waits, the mutex is free or the
+        // object alive, is the replay's.
+        if (!isValueInput(size)) return std::nullopt;
         model::Event read;
         read.addr = addr;
         read.size = size;
