@@ -57,8 +57,9 @@ const char* syncInitName(const Event& e) {
 
 // The event's label ("W x = 1") into `out`, built in place from its parts: a counterexample is built once per
 // distinct error, and on a small exploration that is a good part of the run (bench/README.md), where a chain of `+`
-// or std::to_string made a temporary string per part. `v` names e.addr (the caller has it already).
-void describeEventInto(std::string& out, const exec::Executor& ex, const Event& e, std::string_view v) {
+// or std::to_string made a temporary string per part. `v` names e.addr (the caller has it already), `v2` e.addr2 where
+// the event has one (a copy's source, a cond_wait's mutex, a timed wait's condition variable).
+void describeEventInto(std::string& out, const Event& e, std::string_view v, std::string_view v2) {
     out.clear();
     auto value = [&](uint64_t x) { appendInt(out, signedValue(x, e.size)); };
     switch (e.kind) {
@@ -68,13 +69,13 @@ void describeEventInto(std::string& out, const exec::Executor& ex, const Event& 
         out.append("RMW ").append(v).append(" "), value(e.value);
         out.append("→"), value(e.value2);
         return;
-    case EventKind::Copy: out.append("copy ").append(ex.describeAddress(e.addr2)).append(" → ").append(v); return;
+    case EventKind::Copy: out.append("copy ").append(v2).append(" → ").append(v); return;
     case EventKind::Free: out.append("free ").append(v); return;
     case EventKind::Lock: out.append("lock ").append(v); return;
     case EventKind::TryLock: out.append("trylock ").append(v).append(e.value ? " (acquired)" : " (busy)"); return;
     case EventKind::Unlock: out.append("unlock ").append(v); return;
     case EventKind::CondWait:
-        out.append("wait ").append(v).append(" (releases ").append(ex.describeAddress(e.addr2)).append(")");
+        out.append("wait ").append(v).append(" (releases ").append(v2).append(")");
         return;
     case EventKind::CondSignal: out.append("signal ").append(v); return;
     case EventKind::CondBroadcast: out.append("broadcast ").append(v); return;
@@ -84,7 +85,7 @@ void describeEventInto(std::string& out, const exec::Executor& ex, const Event& 
     case EventKind::Nondet:
         if (e.addr2) { // a timed condition wait's choice (Builtins.cpp, CondWait)
             const bool timesOut = e.value == program::kTimeOutChoice;
-            out.append("timed wait on ").append(ex.describeAddress(e.addr2));
+            out.append("timed wait on ").append(v2);
             out.append(timesOut ? ": times out" : ": waits for a signal");
             return;
         }
@@ -178,7 +179,8 @@ private:
 
 std::string describeEvent(const exec::Executor& ex, const Event& e) {
     std::string out;
-    describeEventInto(out, ex, e, ex.describeAddress(e.addr));
+    const bool second = e.kind == EventKind::Copy || e.kind == EventKind::CondWait || e.kind == EventKind::Nondet;
+    describeEventInto(out, e, ex.describeAddress(e.addr), second && e.addr2 ? ex.describeAddress(e.addr2) : "");
     return out;
 }
 
@@ -226,12 +228,15 @@ void buildCounterexample(const exec::Executor& ex, report::ErrorReport& out, con
         if (e.kind == EventKind::BarrierLeave && e.value) s.detail = "the serial thread";
         if (e.isRwLockOp()) s.detail = e.value2 ? "for writing" : "for reading";
         if (e.kind == EventKind::RwTryLock) s.detail += e.value ? ", acquired" : ", busy";
-        if (e.kind == EventKind::Copy) s.detail = "from " + ex.describeAddress(e.addr2);
+        // (Named once: the step's detail and its node's label both show it.)
+        const bool second = e.kind == EventKind::Copy || e.kind == EventKind::CondWait || e.kind == EventKind::Nondet;
+        const std::string_view v2 = second && e.addr2 ? std::string_view(names.of(e.addr2)) : std::string_view();
+        if (e.kind == EventKind::Copy) s.detail.append("from ").append(v2);
         if (int(i) == raceA || int(i) == raceB) s.detail += (s.detail.empty() ? "" : "; ") + std::string("racing access");
         report::GraphNode& g = out.graph.nodes.emplace_back(); // in place too
         g.id = uint32_t(i);
         g.thread = e.tid;
-        describeEventInto(g.label, ex, e, s.variable);
+        describeEventInto(g.label, e, s.variable, v2);
     }
     // A deadlock ends with the operation each blocked thread waits to perform.
     if (out.kind == report::ErrorKind::Deadlock) {
