@@ -10,12 +10,6 @@ namespace skein::explore::unfolding {
 
 using model::EventKind;
 
-std::vector<Access> QporExplorer::accessesFor(const model::Event& l) const {
-    std::vector<Access> out;
-    accessesInto(l, out);
-    return out;
-}
-
 void QporExplorer::accessesInto(const model::Event& l, std::vector<Access>& out) const {
     out.clear();
     auto push = [&](Resource r, Mode m) {

@@ -538,7 +538,7 @@ private:
         scratch_ = std::make_unique<exec::Executor>(prog_, opts_.exec);
         scratch_->adoptThreadIds(ex_);
     }
-    // Placements.cpp (cex(C)), but for blockedPlacements, accessesFor/accessesInto and describePending (Extensions.cpp)
+    // Placements.cpp (cex(C)), but for blockedPlacements, accessesInto and describePending (Extensions.cpp)
     void addConflictingExtensions(UEvent* e);
     void earlierPlacements(UEvent* e);
     // earlierPlacements would find only e's own placement (no option but the original for any access): checked
@@ -579,7 +579,6 @@ private:
     ReaderGroups mkOptional_, placeReaders_;
     EventSpec mkSpec_;
     uint32_t waitersAt(const Resource& cond, const UEvent* node) const;
-    std::vector<Access> accessesFor(const model::Event& label) const;
     void accessesInto(const model::Event& label, std::vector<Access>& out) const;
     EventSpec specScratch_; // eventFor's description, reused
     bool mutexFreeAfter(const UEvent* node) const;

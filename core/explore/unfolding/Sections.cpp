@@ -88,9 +88,11 @@ QporExplorer::SectionRuns QporExplorer::sectionRunsAt(const exec::Executor& from
     // succeeded — a site whose runs all fail is a reader there (before, every compare-exchange in a section was a
     // write, and three threads failing one in a section took 6 executions for dfs's 1 trace). A run that succeeds
     // where the footprint says read grows it, and the exploration starts over (observeSite), as for any access.
+    std::vector<Access> stepAccesses; // (one buffer for the probe's steps)
     auto addExecuted = [&](AccessUnion& into, const model::Event& ev) {
         if (ev.isSyncObjectOp()) unsupported_ = kSyncWritten; // (not its label)
-        for (Access a : accessesFor(ev)) {
+        accessesInto(ev, stepAccesses);
+        for (Access a : stepAccesses) {
             if (ev.kind == EventKind::Rmw && !ev.rmwWrote) a.mode = Mode::Read;
             into.add(a);
         }
