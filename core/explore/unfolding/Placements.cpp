@@ -650,7 +650,9 @@ void QporExplorer::readsFromNewWrite(UEvent* w) {
 // plain action touches the same resources wherever it is placed, so n beside it changes nothing of its event.
 // (Without it, `t = x; if (y == 0) x = t + 1;` run after y = 1, then a read of x, missed the final state where the
 // section wrote x after that read; and a section that writes x only when a nondet value is set, run with it unset
-// beside a write of x, missed the run that writes x after it: tests/unit/QporSectionsTest.cpp.)
+// beside a write of x, missed the run that writes x after it: tests/unit/QporSectionsTest.cpp.) The walk makes only
+// the placements whose history holds n (siblingsAfter_, makeEvent), and none at all after a read of what a read when
+// the runs there cannot differ (siblingsFixedBy).
 void QporExplorer::siblingsAfterNewAccess(const UEvent* n) {
     // The events of C are the stack's, the top's (n) last.
     for (size_t i = 0; i + 1 < stack_.size(); ++i) {

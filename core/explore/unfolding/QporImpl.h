@@ -506,8 +506,9 @@ private:
     // join of its thread, then a read) cannot precede its siblings, whose histories would then hold it.
     const UEvent* siblingsOf_ = nullptr;
     bool afterSiblingsOf(const UEvent* r) const { return siblingsOf_ && es_.leq(siblingsOf_, r); }
-    // ... and the new event of C they are placed after: a placement whose history does not hold it (no anchor
-    // follows it) was made before, by the walk of the newest event of C in its history (siblingsAfterNewAccess).
+    // ... and the new event of C they are placed after: a placement whose history does not hold it (none of its
+    // anchors and readers follows it) was made before, by the walk of the newest event of C in its history
+    // (siblingsAfterNewAccess; makeEvent checks).
     const UEvent* siblingsAfter_ = nullptr;
     bool holdsSiblingsAfter(std::span<UEvent* const> anchors) const {
         return std::any_of(anchors.begin(), anchors.end(), [&](const UEvent* x) { return es_.leq(siblingsAfter_, x); });
