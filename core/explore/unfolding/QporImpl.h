@@ -454,6 +454,23 @@ private:
         }
         return nullptr;
     }
+    // A value input (`size` bytes at addr) as the writes parentOf(word) names leave it — each word's latest write at
+    // a history, as for a compare-exchange (bytesAfter); nothing where an input is no value, a word is not its own
+    // resource (a segment), parentOf cannot tell (nullopt) or the writes do not tell (a copy's, a free's bytes).
+    template <class ParentOf>
+    std::optional<uint64_t> valueAfter(uint64_t addr, uint32_t size, ParentOf parentOf) const {
+        if (!isValueInput(size)) return std::nullopt;
+        model::Event read;
+        read.addr = addr;
+        read.size = size;
+        uint64_t value = 0;
+        for (uint64_t w = addr & ~uint64_t(model::kWordSize - 1); w < addr + size; w += model::kWordSize) {
+            if (!segments_->perWord(w)) return std::nullopt;
+            const std::optional<const UEvent*> parent = parentOf(Resource{w, ResKind::Memory});
+            if (!parent || !bytesAfter(read, w, *parent, true, value)) return std::nullopt;
+        }
+        return value;
+    }
     // An input of SectionRuns::inputs as the state `at` holds it: a value, a join's result, a mutex's or an
     // object's state.
     static std::optional<uint64_t> inputIn(const exec::Executor& at, uint64_t addr, uint32_t size) {

@@ -62,18 +62,11 @@ const std::vector<uint64_t>& QporExplorer::probeKey(ThreadId t, const model::Eve
 // cannot tell (the runs not kept, an input not a fixed word, a join's, mutex's or object's input): the walk is made.
 bool QporExplorer::siblingsFixedBy(const UEvent& a, std::span<const Resource> fixed) {
     auto isFixed = [&](const Resource& r) { return std::find(fixed.begin(), fixed.end(), r) != fixed.end(); };
-    auto valueAt = [&](uint64_t addr, uint32_t size) -> std::optional<uint64_t> {
-        if (!isValueInput(size)) return std::nullopt;
-        model::Event read;
-        read.addr = addr;
-        read.size = size;
-        uint64_t value = 0;
-        for (uint64_t w = addr & ~uint64_t(model::kWordSize - 1); w < addr + size; w += model::kWordSize) {
-            const Resource r{w, ResKind::Memory};
-            if (!segments_->perWord(w) || !isFixed(r) || !bytesAfter(read, w, a.access(r)->parent, true, value))
-                return std::nullopt;
-        }
-        return value;
+    auto valueAt = [&](uint64_t addr, uint32_t size) { // a fixed word's value is its parent's in a
+        return valueAfter(addr, size, [&](const Resource& r) -> std::optional<const UEvent*> {
+            if (!isFixed(r)) return std::nullopt;
+            return a.access(r)->parent;
+        });
     };
     const std::vector<uint64_t>& key = probeKey(a.thread, a.label, a.pt, std::span(a.causes.data(), a.baseCauses));
     const SectionRuns* runs = cachedSectionRuns(key, valueAt, false);

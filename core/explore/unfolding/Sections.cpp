@@ -678,20 +678,12 @@ void QporExplorer::sectionPlacementsAt(const UEvent& like, const EventSpec& spec
     // compare-exchange (bytesAfter) — where it does not (a copy's, a free's, a segment's), the history is replayed.
     const std::vector<uint64_t>& key = probeKey(like.thread, like.label, spec.pt,
                                                 std::span(spec.causes.data(), spec.baseCauses));
-    auto valueAt = [&](uint64_t addr, uint32_t size) -> std::optional<uint64_t> {
-        // A join's, a mutex's or an object's input: whether the join completes or waits, the mutex is free or the
-        // object alive, is the replay's.
-        if (!isValueInput(size)) return std::nullopt;
-        model::Event read;
-        read.addr = addr;
-        read.size = size;
-        uint64_t value = 0;
-        for (uint64_t w = addr & ~uint64_t(model::kWordSize - 1); w < addr + size; w += model::kWordSize) {
-            if (!segments_->perWord(w)) return std::nullopt;
-            if (!bytesAfter(read, w, es_.treeMaxOf(preds, Resource{w, ResKind::Memory}), true, value))
-                return std::nullopt;
-        }
-        return value;
+    // (A join's, a mutex's or an object's input — whether the join completes or waits, the mutex is free or the
+    // object alive — is the replay's.)
+    auto valueAt = [&](uint64_t addr, uint32_t size) {
+        return valueAfter(addr, size, [&](const Resource& r) -> std::optional<const UEvent*> {
+            return es_.treeMaxOf(preds, r);
+        });
     };
     const SectionRuns* cached = cachedSectionRuns(key, valueAt);
     std::vector<std::vector<UEvent*>>& endOf = replayEnds_;
